@@ -1,0 +1,57 @@
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+
+import { DEFAULT_BASE_URL } from '../nodes/gateway/spec';
+
+/**
+ * The gateway's API key, the network account's phone id and the gateway's address. The key travels only in the
+ * `apikey` header that n8n adds to each request; the nodes never read it themselves.
+ * The connection test is `messagingGatewayApiTest` in the nodes (GET /api/Profiles with clear messages).
+ */
+export class MessagingGatewayApi implements ICredentialType {
+	name = 'messagingGatewayApi';
+
+	displayName = 'Messaging Gateway API';
+
+	icon: Icon = {
+		light: 'file:../icons/messagingGateway.svg',
+		dark: 'file:../icons/messagingGateway.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-messaging-gateway/n8n-nodes-messaging-gateway#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The API key the gateway issued to your account',
+		},
+		{
+			displayName: 'Phone ID',
+			name: 'phoneId',
+			type: 'string',
+			default: '',
+			description:
+				'The phone ID of your network account. Used as the default phone of new webhooks; leave empty when the API key already belongs to one phone.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			required: true,
+			placeholder: DEFAULT_BASE_URL,
+			description: 'Address of the gateway, without a path. A trailing slash is fine.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { apikey: '={{$credentials.apiKey}}' },
+		},
+	};
+}

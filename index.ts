@@ -1,0 +1,1 @@
+export { MessagingGatewayApi } from './credentials/MessagingGatewayApi.credentials';

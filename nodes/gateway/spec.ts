@@ -1,0 +1,101 @@
+/**
+ * Every fact of the gateway that the code relies on, in one place (gateway-spec.md and NOTES.md).
+ * Pure data: nothing here imports n8n, so the sandbox gateway and the pure modules share it too.
+ */
+
+/** `messaging_product` on every request and response that carries it (NOTES.md decision). */
+export const CHANNEL = 'whatsapp';
+
+/** The production host of every vendor example (NOTES.md). */
+export const DEFAULT_BASE_URL = 'https://api-cerberus-kong.socialminer.tech';
+
+/** Name of the optional phone-id query parameter of webhook and template creation (NOTES.md decision). */
+export const PHONE_ID_QUERY_PARAM = 'phoneId';
+
+/**
+ * The endpoints and the `version` header each one takes (spec section 9). `version: null` means the endpoint takes
+ * no version header (the person-data upload). Paths are relative to the base URL.
+ */
+export const ENDPOINTS = {
+	messages: { path: '/api/Messages', version: '5.0' },
+	templates: { path: '/api/Templates', version: '5.0' },
+	webhooks: { path: '/api/Webhooks', version: '4.0' },
+	profiles: { path: '/api/Profiles', version: '4.0' },
+	medias: { path: '/api/Medias', version: '6.0' },
+	personUpload: { path: '/DataInserterProfiles/api/profile', version: null },
+} as const;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Message types of `POST /api/Messages` (spec section 2.2). */
+export const MESSAGE_TYPES = [
+	'text',
+	'template',
+	'interactive',
+	'contacts',
+	'location',
+	'image',
+	'audio',
+	'video',
+	'document',
+	'sticker',
+	'reaction',
+] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/**
+ * Media limits (spec section 8) and the formats the network accepts per kind (NOTES.md). The spec does not say
+ * whether "MB" is decimal or binary; the larger, binary reading is used so that no file the gateway accepts is refused.
+ */
+export const MEDIA_LIMITS: Record<MediaKind, { maxBytes: number; label: string; mimeTypes: readonly string[] | null }> =
+	{
+		image: { maxBytes: 5 * MB, label: '5 MB', mimeTypes: ['image/jpeg', 'image/png'] },
+		audio: {
+			maxBytes: 16 * MB,
+			label: '16 MB',
+			mimeTypes: ['audio/aac', 'audio/mp4', 'audio/mpeg', 'audio/amr', 'audio/ogg; codecs=opus'],
+		},
+		video: { maxBytes: 16 * MB, label: '16 MB', mimeTypes: ['video/mp4', 'video/3gpp'] },
+		document: { maxBytes: 100 * MB, label: '100 MB', mimeTypes: null },
+		sticker: { maxBytes: 100 * KB, label: '100 KB', mimeTypes: ['image/webp'] },
+	};
+
+/** Person files: at most 1 GB per file, read as 1,000,000,000 bytes (NOTES.md decision). */
+export const PERSON_FILE_MAX_BYTES = 1_000_000_000;
+
+/** Person-data upload content types (spec section 4.9). */
+export const PERSON_CONTENT_TYPES = { json: 'application/json', csv: 'application/csv' } as const;
+
+/** Webhook subscription fields (spec section 6). Only `messages` is currently delivered by the gateway. */
+export const WEBHOOK_EVENT_TYPES = [
+	'account_review_update',
+	'account_update',
+	'business_capability_update',
+	'message_template_status_update',
+	'messages',
+	'phone_number_name_update',
+	'phone_number_quality_update',
+	'security',
+] as const;
+
+/** Webhook `meta_version` values of requests; responses may spell `LATEST` as `LASTEST` (spec section 2.4). */
+export const WEBHOOK_META_VERSIONS = ['v11', 'v16', 'LATEST'] as const;
+
+/** Template categories valid for version 5.0 (spec section 2.5). */
+export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
+
+/** Template states that may be edited (spec sections 3 and 4.5). */
+export const TEMPLATE_EDITABLE_STATUSES = ['APPROVED', 'REJECTED', 'PAUSED'] as const;
+
+/** Network limits that the spec does not give but that are well known (NOTES.md decision). */
+export const NETWORK_LIMITS = {
+	maxReplyButtons: 3,
+	maxReplyButtonTitleLength: 20,
+	maxListRows: 10,
+} as const;
