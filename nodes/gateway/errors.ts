@@ -1,0 +1,128 @@
+/**
+ * Reading the gateway's answers when something went wrong. Pure: no n8n imports, tested directly.
+ *
+ * The gateway's own error shape is not documented (NOTES.md); it may pass Meta's shape through. So the message is
+ * looked for in `error.message`, `message`, `errors[]`, `title`, `detail`, in that order, with Meta's
+ * `error.error_data.details` as the longer description, and the HTTP status text as the last resort.
+ */
+
+export interface GatewayErrorDetails {
+	message: string;
+	description?: string;
+	code?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+function messagesOf(errors: unknown): string | undefined {
+	if (!Array.isArray(errors)) return text(errors);
+	const parts = errors
+		.map((entry) => (isObject(entry) ? text(entry.message) ?? text(entry.title) ?? text(entry.detail) : text(entry)))
+		.filter((entry): entry is string => entry !== undefined);
+	return parts.length ? parts.join('; ') : undefined;
+}
+
+/** Tries to read a JSON error body that arrived as text (for example with a wrong content type). */
+function asObject(body: unknown): Json | undefined {
+	if (isObject(body)) return body;
+	if (typeof body === 'string' && body.trim().startsWith('{')) {
+		try {
+			const parsed: unknown = JSON.parse(body);
+			return isObject(parsed) ? parsed : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+	return undefined;
+}
+
+export function readGatewayError(statusCode: number, body: unknown, statusText?: string): GatewayErrorDetails {
+	const json = asObject(body);
+	const metaError = json && isObject(json.error) ? json.error : undefined;
+	const message =
+		text(metaError?.message) ??
+		(json ? text(json.error) : undefined) ??
+		(json ? text(json.message) : undefined) ??
+		(json ? messagesOf(json.errors) : undefined) ??
+		(json ? text(json.title) : undefined) ??
+		(json ? text(json.detail) : undefined);
+
+	const details = metaError && isObject(metaError.error_data) ? text(metaError.error_data.details) : undefined;
+	const detail = json && message !== text(json.detail) ? text(json.detail) : undefined;
+	const code = metaError?.code ?? json?.code;
+
+	if (message) {
+		return {
+			message: `The gateway answered ${statusCode}: ${message}`,
+			description: details ?? detail,
+			code: code === undefined ? undefined : String(code),
+		};
+	}
+	const looksLikeHtml = typeof body === 'string' && /^\s*</.test(body);
+	return {
+		message: `The gateway answered ${statusCode}${statusText ? ` ${statusText}` : ''}`,
+		description: looksLikeHtml
+			? 'The answer was an HTML page, not the gateway\'s JSON: check the Base URL of the credential, or a proxy in between.'
+			: undefined,
+	};
+}
+
+/** Network failures: whether the request can have reached the gateway decides what the user is told. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+export function describeNetworkError(code: string | undefined, baseUrl: string): GatewayErrorDetails {
+	if (code && NOT_SENT_CODES.has(code)) {
+		return {
+			message: `Could not reach the gateway at ${baseUrl} (${code})`,
+			description: 'Nothing was sent. Check the Base URL of the credential and that the gateway is reachable from n8n.',
+			code,
+		};
+	}
+	return {
+		message: `The connection to the gateway was lost before it answered (${code ?? 'no answer'})`,
+		description:
+			'The gateway may have received the request. It was not repeated, so that nothing is sent twice: check before running it again.',
+		code,
+	};
+}
+
+/**
+ * Seconds to wait before retrying a 429, from a `Retry-After` header (delta seconds or an HTTP date).
+ * Undefined when the header is absent or unreadable.
+ */
+export function parseRetryAfterSeconds(header: unknown, now: number = Date.now()): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value === 'number') return value >= 0 ? value : undefined;
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value.trim());
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Replaces every occurrence of each secret in a text; secrets shorter than 4 characters are left (too common). */
+export function redact(value: string, secrets: Array<string | undefined>): string {
+	let out = value;
+	for (const secret of secrets) {
+		if (secret && secret.length >= 4) out = out.split(secret).join('***');
+	}
+	return out;
+}
+
+/** Deep copy of a JSON value with every secret redacted in its strings. */
+export function redactDeep<T>(value: T, secrets: Array<string | undefined>): T {
+	if (typeof value === 'string') return redact(value, secrets) as T;
+	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secrets)) as T;
+	if (isObject(value)) {
+		const out: Json = {};
+		for (const [key, entry] of Object.entries(value)) out[key] = redactDeep(entry, secrets);
+		return out as T;
+	}
+	return value;
+}
