@@ -1,0 +1,37 @@
+/**
+ * Numbered placeholders (`{{1}}`, `{{2}}`, ...) of template texts (spec section 2.5). Pure logic, no n8n imports.
+ */
+
+/** Anything between double braces; what is inside decides whether it is a valid numbered placeholder. */
+const PLACEHOLDER_PATTERN = /\{\{([^{}]*)\}\}/g;
+
+export interface PlaceholderScan {
+	/** The distinct placeholder numbers, ascending. */
+	numbers: number[];
+	/** Placeholders that are not a positive whole number, as written (for example `{{name}}` or `{{0}}`). */
+	invalid: string[];
+}
+
+export function scanPlaceholders(text: string): PlaceholderScan {
+	const numbers = new Set<number>();
+	const invalid: string[] = [];
+	for (const match of text.matchAll(PLACEHOLDER_PATTERN)) {
+		const inside = match[1].trim();
+		if (/^[1-9]\d*$/.test(inside)) numbers.add(Number(inside));
+		else invalid.push(match[0]);
+	}
+	return { numbers: [...numbers].sort((a, b) => a - b), invalid };
+}
+
+/** The numbers from 1 to the highest one used that the text skips (`{{1}} {{3}}` → [2]). */
+export function missingPlaceholderNumbers(numbers: number[]): number[] {
+	const used = new Set(numbers);
+	const highest = numbers.length ? Math.max(...numbers) : 0;
+	const missing: number[] = [];
+	for (let n = 1; n <= highest; n++) if (!used.has(n)) missing.push(n);
+	return missing;
+}
+
+export function placeholder(n: number): string {
+	return `{{${n}}}`;
+}
