@@ -1,1 +1,3 @@
 export { MessagingGatewayApi } from './credentials/MessagingGatewayApi.credentials';
+export { MessagingGateway } from './nodes/MessagingGateway/MessagingGateway.node';
+export { MessagingGatewayTrigger } from './nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';

@@ -1,0 +1,70 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { messagingGatewayApiTest } from '../gateway/credentialTest';
+import { waitingWebhooks, onWaitingWebhook } from './actions/message/sendAndWait.operation';
+import { resources } from './actions/resources';
+import { router } from './actions/router';
+import { loadOptions } from './methods';
+
+export class MessagingGateway implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Gateway',
+		name: 'messagingGateway',
+		icon: { light: 'file:../../icons/messagingGateway.svg', dark: 'file:../../icons/messagingGateway.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Send WhatsApp messages of every type, manage templates, webhooks and media, and upload person files through the messaging gateway',
+		defaults: { name: 'Messaging Gateway' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingGatewayApi', required: true, testedBy: 'messagingGatewayApiTest' }],
+		webhooks: waitingWebhooks,
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Business Profile', value: 'profile' },
+					{ name: 'Media', value: 'media' },
+					{ name: 'Message', value: 'message' },
+					{ name: 'Person Data', value: 'personData' },
+					{ name: 'Template', value: 'template' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'message',
+			},
+			...resources.message.description,
+			...resources.template.description,
+			...resources.webhook.description,
+			...resources.profile.description,
+			...resources.media.description,
+			...resources.personData.description,
+		],
+	};
+
+	methods = {
+		credentialTest: { messagingGatewayApiTest },
+		loadOptions,
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await onWaitingWebhook.call(this);
+	}
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}
