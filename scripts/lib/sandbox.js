@@ -1,0 +1,70 @@
+'use strict';
+/**
+ * Start the sandbox gateway (test/sandbox/cli.ts, the same thing `npm run sandbox` runs) and talk to its control
+ * API under /__sandbox/. Falls back to the small stand-in in test/e2e/support while cli.ts is not in the tree.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { REPO_ROOT, log, startProcess, stopProcess, waitFor, tail } = require('./util');
+
+const SANDBOX_CLI = path.join(REPO_ROOT, 'test', 'sandbox', 'cli.ts');
+const STANDIN = path.join(REPO_ROOT, 'test', 'e2e', 'support', 'standin-sandbox.js');
+
+/** Start on `port`; resolves when the control API answers. Returns {url, apiKey, phoneId, proc, control}. */
+async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '100000000000001', logDir, node = process.execPath }) {
+	const env = { ...process.env, SANDBOX_PORT: String(port), SANDBOX_API_KEY: apiKey, SANDBOX_PHONE_ID: phoneId };
+	let cmd;
+	let args;
+	let kind;
+	if (fs.existsSync(SANDBOX_CLI) && !process.env.MG_USE_STANDIN_SANDBOX) {
+		kind = 'sandbox';
+		cmd = node;
+		args = [path.join(REPO_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', SANDBOX_CLI];
+	} else {
+		kind = 'stand-in sandbox';
+		cmd = node;
+		args = [STANDIN];
+	}
+	const logFile = path.join(logDir, `sandbox-${port}.log`);
+	const proc = startProcess(kind, cmd, args, { env, cwd: REPO_ROOT, logFile });
+	const url = `http://127.0.0.1:${port}`;
+	try {
+		await waitFor(
+			`the ${kind} on port ${port}`,
+			async () => {
+				if (proc.exited) throw new Error(`${kind} exited (${proc.exitCode})`);
+				const res = await fetch(`${url}/__sandbox/state`).catch(() => null);
+				return res && res.ok;
+			},
+			{ timeoutMs: 60000, intervalMs: 250 },
+		);
+	} catch (e) {
+		await stopProcess(proc);
+		throw new Error(`${e.message}\n--- ${logFile} ---\n${tail(logFile)}`);
+	}
+	log(`Started the ${kind} at ${url}`);
+	return { kind, url, apiKey, phoneId, proc, logFile, control: controlClient(url) };
+}
+
+/** Thin client of the control API. */
+function controlClient(url) {
+	const call = async (method, what, body) => {
+		const res = await fetch(`${url}/__sandbox/${what}`, {
+			method,
+			headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`sandbox ${method} ${what}: HTTP ${res.status} ${text.slice(0, 300)}`);
+		return text ? JSON.parse(text) : undefined;
+	};
+	return {
+		requests: () => call('GET', 'requests'),
+		state: () => call('GET', 'state'),
+		reset: () => call('POST', 'reset', {}),
+		fail: (spec) => call('POST', 'fail', spec),
+		deliver: (body) => call('POST', 'deliver', body),
+	};
+}
+
+module.exports = { startSandbox, controlClient, SANDBOX_CLI };

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: a local n8n with this package installed as a user would install it, the example workflows
+ * imported, and the sandbox gateway behind the credential (or the real gateway when GATEWAY_BASE_URL,
+ * GATEWAY_API_KEY and GATEWAY_PHONE_ID are set). Ctrl-C stops everything.
+ *
+ * Options (environment): N8N_PORT (default 5678, or a free port), SANDBOX_PORT (default 8181, or a free port),
+ * MG_N8N_CACHE (install cache), N8N_VERSION, MG_FRESH=1 (start from an empty n8n user folder).
+ * The n8n user folder is kept in .cache/dev-n8n so workflows you edit survive a restart.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { REPO_ROOT, log, installCleanup, stopAll } = require('./lib/util');
+const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
+const n8n = require('./lib/n8n');
+
+// The auto-reply bot is published at start so that a delivered test message runs it.
+const ACTIVE_EXAMPLE = /auto-reply/i;
+
+async function main() {
+	installCleanup();
+	const t0 = Date.now();
+	const fresh = process.env.MG_FRESH === '1' || process.argv.includes('--fresh');
+	const devDir = path.join(REPO_ROOT, '.cache', 'dev-n8n');
+	if (fresh) fs.rmSync(devDir, { recursive: true, force: true });
+	const userFolder = ensureDir(devDir);
+	const logDir = ensureDir(path.join(REPO_ROOT, '.cache', 'logs'));
+
+	const gateway = realGatewayFromEnv();
+	const { inst, sandbox } = await prepare({
+		userFolder,
+		logDir,
+		n8nPort: Number(process.env.N8N_PORT) || 5678,
+		sandboxPort: Number(process.env.SANDBOX_PORT) || 8181,
+		gateway,
+	});
+
+	const examples = n8n.readWorkflowFiles(path.join(REPO_ROOT, 'examples'));
+	let published = [];
+	if (examples.length) {
+		const imported = await n8n.importWorkflows(inst, examples);
+		log(`Imported ${imported.length} example workflows`);
+		// With the real gateway a loopback n8n cannot receive notifications, so nothing is published then.
+		if (!gateway) {
+			published = imported.filter((wf) => ACTIVE_EXAMPLE.test(wf.name || ''));
+			for (const wf of published) await n8n.cli(inst, ['publish:workflow', `--id=${wf.id}`]);
+		}
+	} else {
+		log('No example workflows in examples/ yet.');
+	}
+
+	await n8n.start(inst);
+	let owner = null;
+	try {
+		owner = await n8n.ensureOwner(inst);
+	} catch (e) {
+		log(`Could not set up the owner account automatically (${e.message.split('\n')[0]}).`);
+	}
+
+	const lines = [
+		'',
+		`n8n ${inst.runtime.n8n.version} is ready (${Math.round((Date.now() - t0) / 1000)} s).`,
+		`  Editor:      ${inst.baseUrl}/`,
+		owner
+			? `  Login:       ${owner.email} / ${owner.password}`
+			: '  Login:       create the owner account in the editor on first open',
+		`  Credential:  "${n8n.CREDENTIAL_NAME}" -> ${gateway ? gateway.baseUrl : sandbox.url}`,
+		`  n8n log:     ${inst.logFile}`,
+	];
+	if (sandbox) {
+		lines.push(
+			`  Sandbox:     ${sandbox.url} (requests it received: ${sandbox.url}/__sandbox/requests; log ${sandbox.logFile})`,
+			'',
+			published.length
+				? `Published: ${published.map((w) => `"${w.name}"`).join(', ')}. Send it a test message with:`
+				: 'Publish a workflow with the Messaging Gateway Trigger, then send it a test message with:',
+			`  SANDBOX_PORT=${new URL(sandbox.url).port} npm run sandbox -- deliver --text "hello"`,
+		);
+	} else {
+		lines.push(
+			'',
+			'Using the real gateway. n8n listens on 127.0.0.1 only, so the gateway cannot reach a trigger here;',
+			'to receive notifications, expose n8n over HTTPS and set N8N_WEBHOOK_URL to that address.',
+		);
+	}
+	lines.push('', 'Press Ctrl-C to stop n8n' + (sandbox ? ' and the sandbox.' : '.'));
+	console.log(lines.join('\n'));
+
+	// Stay up until n8n exits (or Ctrl-C, handled by installCleanup).
+	const code = await inst.proc.exitPromise;
+	log(`n8n exited (${code}); stopping.`);
+	await stopAll();
+	process.exit(typeof code === 'number' ? code : 1);
+}
+
+main().catch(async (e) => {
+	console.error(`\nnpm start failed: ${e.message}`);
+	await stopAll();
+	process.exit(1);
+});
