@@ -1,0 +1,242 @@
+/**
+ * Item JSON → person record (spec 2.8), in two modes.
+ *
+ * Auto: keys that name a person field, ignoring case, underscores, dashes and spaces (`email`, `first_name`,
+ * `firstName`), fill that field; every other key becomes a custom attribute whose type is inferred from its values
+ * across all items (see `inferAttributeType`) unless overridden. Nested objects and arrays are written as compact
+ * JSON text in a String attribute (lossless and visible, rather than silently dropped); in a person field they are
+ * refused by validation ("must be text").
+ *
+ * Defined: the fields and custom attributes (name, type, value) are given explicitly, per item.
+ */
+import {
+	ATTRIBUTE_TYPES,
+	type AttributeType,
+	PERSON_FIELDS,
+	type PersonColumns,
+	type PersonField,
+	personFieldForKey,
+	type RawPersonRow,
+} from './fields';
+import { isAbsent, isInvalid, normaliseDatetime } from './values';
+
+/** An error in how the mapping is configured (not in one record's data). */
+export class PersonMappingError extends Error {
+	constructor(
+		message: string,
+		readonly itemIndex?: number,
+	) {
+		super(message);
+		this.name = 'PersonMappingError';
+	}
+}
+
+// ---- Type inference ----
+
+const KIND_INTEGER = 1;
+const KIND_FLOAT = 2;
+const KIND_BOOLEAN = 4;
+const KIND_DATETIME = 8;
+const KIND_STRING = 16;
+
+/** Digit strings with leading zeros (zip codes, ids) and longer than 15 digits (card numbers) stay text. */
+const INTEGER_TEXT = /^-?(?:0|[1-9]\d{0,14})$/;
+const FLOAT_TEXT = /^-?(?:0|[1-9]\d*)\.\d+$/;
+
+function valueKind(value: unknown): number {
+	switch (typeof value) {
+		case 'number':
+			if (!Number.isFinite(value)) return KIND_STRING;
+			return Number.isSafeInteger(value) ? KIND_INTEGER : Number.isInteger(value) ? KIND_STRING : KIND_FLOAT;
+		case 'bigint':
+			return KIND_INTEGER;
+		case 'boolean':
+			return KIND_BOOLEAN;
+		case 'string': {
+			const text = value.trim();
+			if (INTEGER_TEXT.test(text)) return KIND_INTEGER;
+			if (FLOAT_TEXT.test(text)) return KIND_FLOAT;
+			const lower = text.toLowerCase();
+			if (lower === 'true' || lower === 'false') return KIND_BOOLEAN;
+			if (text.length >= 10 && text.charCodeAt(4) === 45 && !isInvalid(normaliseDatetime(text))) return KIND_DATETIME;
+			return KIND_STRING;
+		}
+		default:
+			return value instanceof Date ? KIND_DATETIME : KIND_STRING;
+	}
+}
+
+/** The type that every seen kind of value fits: Integer and Float together make Float; any other mix is String. */
+function typeOfKinds(kinds: number): AttributeType {
+	switch (kinds) {
+		case KIND_INTEGER:
+			return 'Integer';
+		case KIND_FLOAT:
+		case KIND_INTEGER | KIND_FLOAT:
+			return 'Float';
+		case KIND_BOOLEAN:
+			return 'Boolean';
+		case KIND_DATETIME:
+			return 'Datetime';
+		default:
+			return 'String';
+	}
+}
+
+/** The type inferred from a list of values (absent values do not count; no value at all gives String). */
+export function inferAttributeType(values: Iterable<unknown>): AttributeType {
+	let kinds = 0;
+	for (const value of values) if (!isAbsent(value)) kinds |= valueKind(value);
+	return typeOfKinds(kinds);
+}
+
+// ---- Auto mode ----
+
+export interface AutoMappingOptions {
+	/** Type per custom attribute name (case-sensitive), replacing the inferred type. */
+	typeOverrides?: Readonly<Record<string, AttributeType>>;
+	/** Item keys to leave out entirely (for example `row_number` from Google Sheets). */
+	ignoredKeys?: readonly string[];
+}
+
+export interface AutoMapping {
+	readonly columns: PersonColumns;
+	/** Maps one item's JSON onto the columns; cheap, holds nothing. */
+	map(json: Readonly<Record<string, unknown>>): RawPersonRow;
+}
+
+/**
+ * Looks at every item once to learn the columns: which person fields occur, which other keys occur (in order of first
+ * appearance) and the type of each. Items only are read; nothing is kept per item.
+ */
+export function planAutoMapping(
+	items: Iterable<Readonly<Record<string, unknown>>>,
+	options: AutoMappingOptions = {},
+): AutoMapping {
+	const ignored = new Set(options.ignoredKeys ?? []);
+	const overrides = options.typeOverrides ?? {};
+	for (const [name, type] of Object.entries(overrides)) {
+		if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
+			throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
+		}
+	}
+
+	/** Person field → the item keys that fill it, an exact PascalCase key first. */
+	const sourcesByField = new Map<PersonField, string[]>();
+	/** Custom attribute name → the kinds of values seen. */
+	const kindsByAttribute = new Map<string, number>();
+	/** Keys already classified, so that each key costs one Map lookup per item after its first sight. */
+	const seenKeys = new Set<string>();
+
+	for (const json of items) {
+		for (const key in json) {
+			if (!seenKeys.has(key)) {
+				seenKeys.add(key);
+				if (ignored.has(key)) continue;
+				const field = personFieldForKey(key);
+				if (field) {
+					const sources = sourcesByField.get(field) ?? [];
+					if (key === field) sources.unshift(key);
+					else sources.push(key);
+					sourcesByField.set(field, sources);
+					continue;
+				}
+				kindsByAttribute.set(key, 0);
+			}
+			const kinds = kindsByAttribute.get(key);
+			if (kinds === undefined) continue;
+			const value = json[key];
+			if (!isAbsent(value)) kindsByAttribute.set(key, kinds | valueKind(value));
+		}
+	}
+
+	const fields = PERSON_FIELDS.filter((field) => sourcesByField.has(field));
+	const fieldSources = fields.map((field) => sourcesByField.get(field)!);
+	const attributeNames = [...kindsByAttribute.keys()];
+	const columns: PersonColumns = {
+		fields,
+		attributes: attributeNames.map((name) => ({
+			name,
+			type: overrides[name] ?? typeOfKinds(kindsByAttribute.get(name)!),
+		})),
+	};
+
+	return {
+		columns,
+		map(json) {
+			const fieldValues = new Array<unknown>(fields.length);
+			for (let i = 0; i < fieldSources.length; i++) {
+				const sources = fieldSources[i];
+				let value = json[sources[0]];
+				// Several keys may fill one field (`email` and `Email`): the first one with a value wins.
+				for (let s = 1; s < sources.length && isAbsent(value); s++) value = json[sources[s]];
+				fieldValues[i] = value;
+			}
+			const attributeValues = new Array<unknown>(attributeNames.length);
+			for (let i = 0; i < attributeNames.length; i++) attributeValues[i] = json[attributeNames[i]];
+			return { columns, fields: fieldValues, attributes: attributeValues };
+		},
+	};
+}
+
+// ---- Defined mode ----
+
+export interface DefinedAttribute {
+	name: string;
+	type: AttributeType;
+	value: unknown;
+}
+
+/** One item's explicitly defined person: field values by field, and custom attributes. */
+export interface DefinedPerson {
+	fields: Partial<Record<PersonField, unknown>>;
+	attributes: readonly DefinedAttribute[];
+}
+
+export interface DefinedMapping {
+	readonly columns: PersonColumns;
+	/**
+	 * Maps one item's defined person onto the columns. The columns come from the configuration, so an item whose
+	 * attribute names or types differ from it is a configuration error.
+	 */
+	map(person: DefinedPerson, itemIndex: number): RawPersonRow;
+}
+
+/** Columns from the configuration: the fields and the attributes (name and type) that are defined. */
+export function planDefinedMapping(configuration: {
+	fields: readonly PersonField[];
+	attributes: ReadonlyArray<{ name: string; type: AttributeType }>;
+}): DefinedMapping {
+	const fields = PERSON_FIELDS.filter((field) => configuration.fields.includes(field));
+	const attributeIndex = new Map<string, number>();
+	const attributes: Array<{ name: string; type: AttributeType }> = [];
+	for (const { name, type } of configuration.attributes) {
+		if (name.trim() === '') throw new PersonMappingError('A custom attribute has no name');
+		if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
+			throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
+		}
+		if (attributeIndex.has(name)) throw new PersonMappingError(`Custom attribute "${name}" is defined twice`);
+		attributeIndex.set(name, attributes.length);
+		attributes.push({ name, type });
+	}
+	const columns: PersonColumns = { fields, attributes };
+
+	return {
+		columns,
+		map(person, itemIndex) {
+			const fieldValues = fields.map((field) => person.fields[field]);
+			const attributeValues = new Array<unknown>(attributes.length);
+			for (const { name, type, value } of person.attributes) {
+				const index = attributeIndex.get(name);
+				if (index === undefined || attributes[index].type !== type) {
+					throw new PersonMappingError(
+						`Custom attribute "${name}" (${type}) of this item differs from the attributes of the first item`,
+						itemIndex,
+					);
+				}
+				attributeValues[index] = value;
+			}
+			return { columns, fields: fieldValues, attributes: attributeValues };
+		},
+	};
+}

@@ -1,0 +1,214 @@
+/**
+ * Splitting a person file into parts of at most N bytes (spec section 8: 1 GB per file, NOTES.md: cut at a record
+ * boundary, CSV header repeated, each JSON part a complete array).
+ *
+ * `splitPersonFile` is an async generator of parts. Each part is a Readable that pulls records from the source only
+ * as the consumer reads it, so a part is produced while it is sent and never held in memory; its byte length is not
+ * known in advance (send it with chunked transfer). Read each part to its end (or destroy it) before asking for the
+ * next one: the parts share one source, and the next part starts with the record that did not fit.
+ */
+import { Readable } from 'node:stream';
+
+import { PERSON_FILE_MAX_BYTES } from '../../gateway/spec';
+import type { PersonColumns, PersonRow } from './fields';
+import { CHUNK_CHARS, type PersonFileFormat } from './writers';
+
+/** A valid record and the input item (or file record) it came from. */
+export interface SourceRecord {
+	itemIndex: number;
+	row: PersonRow;
+}
+
+export interface PersonFilePartSummary {
+	/** Position of the part, from 0. */
+	index: number;
+	records: number;
+	bytes: number;
+	/** The items whose records are in this part, as inclusive ranges `[first, last]` in order. */
+	itemRanges: Array<[number, number]>;
+}
+
+export interface PersonFilePart {
+	index: number;
+	/** The part's bytes, produced while they are read. */
+	stream: Readable;
+	/** Settles when the last byte is produced; fails when the stream is destroyed first or the source fails. */
+	finished: Promise<PersonFilePartSummary>;
+}
+
+export interface SplitOptions {
+	format: PersonFileFormat;
+	columns: PersonColumns;
+	/** Largest part in bytes; PERSON_FILE_MAX_BYTES unless set (tests use small parts). */
+	maxPartBytes?: number;
+}
+
+/** A single record that does not fit into a part on its own. */
+export class RecordTooLargeError extends Error {
+	constructor(
+		readonly itemIndex: number,
+		readonly bytes: number,
+		readonly maxPartBytes: number,
+	) {
+		super(`The record of item ${itemIndex} needs ${bytes} bytes in a file, more than the part size of ${maxPartBytes}`);
+		this.name = 'RecordTooLargeError';
+	}
+}
+
+type Source = Iterator<SourceRecord> | AsyncIterator<SourceRecord>;
+
+function iteratorOf(records: Iterable<SourceRecord> | AsyncIterable<SourceRecord>): Source {
+	return Symbol.asyncIterator in records
+		? (records as AsyncIterable<SourceRecord>)[Symbol.asyncIterator]()
+		: (records as Iterable<SourceRecord>)[Symbol.iterator]();
+}
+
+/** The shared source of records with one record of look-ahead (the one that did not fit into the previous part). */
+class RecordSource {
+	private pending: SourceRecord | undefined;
+	private exhausted = false;
+
+	constructor(private readonly iterator: Source) {}
+
+	/** The next record, or undefined at the end. Returns a promise only when the source is asynchronous. */
+	next(): SourceRecord | undefined | Promise<SourceRecord | undefined> {
+		if (this.pending) {
+			const record = this.pending;
+			this.pending = undefined;
+			return record;
+		}
+		if (this.exhausted) return undefined;
+		const result = this.iterator.next();
+		if (result instanceof Promise) return result.then((settled) => this.take(settled));
+		return this.take(result);
+	}
+
+	putBack(record: SourceRecord): void {
+		this.pending = record;
+	}
+
+	private take(result: IteratorResult<SourceRecord>): SourceRecord | undefined {
+		if (result.done) {
+			this.exhausted = true;
+			return undefined;
+		}
+		return result.value;
+	}
+}
+
+class PartStream extends Readable {
+	readonly summary: PersonFilePartSummary;
+	private readonly endText: string;
+	private readonly endBytes: number;
+	private started = false;
+	private pumping = false;
+	private done = false;
+	private resolveFinished!: (summary: PersonFilePartSummary) => void;
+	private rejectFinished!: (error: Error) => void;
+	readonly finished = new Promise<PersonFilePartSummary>((resolve, reject) => {
+		this.resolveFinished = resolve;
+		this.rejectFinished = reject;
+	});
+
+	constructor(
+		index: number,
+		private readonly source: RecordSource,
+		private readonly format: PersonFileFormat,
+		private readonly columns: PersonColumns,
+		private readonly maxPartBytes: number,
+	) {
+		super();
+		this.summary = { index, records: 0, bytes: 0, itemRanges: [] };
+		this.endText = format.end();
+		this.endBytes = Buffer.byteLength(this.endText);
+		// A consumer that never awaits `finished` must not cause an unhandled rejection.
+		this.finished.catch(() => undefined);
+	}
+
+	override _read(): void {
+		if (this.pumping || this.done) return;
+		this.pumping = true;
+		this.pump().catch((error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))));
+	}
+
+	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+		if (!this.done) this.rejectFinished(error ?? new Error('The part was closed before it was completely read'));
+		callback(error);
+	}
+
+	/** Fills one chunk of records and pushes it; ends the part when the next record does not fit or none is left. */
+	private async pump(): Promise<void> {
+		let chunk = '';
+		if (!this.started) {
+			this.started = true;
+			chunk = this.format.start(this.columns);
+			this.summary.bytes = Buffer.byteLength(chunk);
+		}
+		while (chunk.length < CHUNK_CHARS) {
+			let record = this.source.next();
+			if (record instanceof Promise) record = await record;
+			if (record === undefined || !this.append(record)) {
+				this.finish(chunk);
+				return;
+			}
+			chunk += this.lastText;
+		}
+		// Cleared before pushing: a push may call _read again at once, which must start the next pump.
+		this.pumping = false;
+		this.push(chunk);
+	}
+
+	private lastText = '';
+
+	/** Takes the record into this part when it fits, keeping its text in `lastText`; otherwise puts it back. */
+	private append(record: SourceRecord): boolean {
+		const summary = this.summary;
+		const text = this.format.record(record.row, summary.records);
+		const bytes = Buffer.byteLength(text);
+		if (summary.bytes + bytes + this.endBytes > this.maxPartBytes) {
+			if (summary.records === 0) {
+				const alone = Buffer.byteLength(this.format.start(this.columns)) + bytes + this.endBytes;
+				throw new RecordTooLargeError(record.itemIndex, alone, this.maxPartBytes);
+			}
+			this.source.putBack(record);
+			return false;
+		}
+		summary.records++;
+		summary.bytes += bytes;
+		const ranges = summary.itemRanges;
+		const last = ranges[ranges.length - 1];
+		if (last && last[1] + 1 === record.itemIndex) last[1] = record.itemIndex;
+		else ranges.push([record.itemIndex, record.itemIndex]);
+		this.lastText = text;
+		return true;
+	}
+
+	private finish(chunk: string): void {
+		this.done = true;
+		this.summary.bytes += this.endBytes;
+		this.push(chunk + this.endText);
+		this.push(null);
+		this.resolveFinished(this.summary);
+	}
+}
+
+/**
+ * The parts of a person file made of `records`, in order; no part when there is no record. Records that do not fit
+ * into the current part start the next one; a record too large for any part fails that part's stream with a
+ * `RecordTooLargeError` naming its item.
+ */
+export async function* splitPersonFile(
+	records: Iterable<SourceRecord> | AsyncIterable<SourceRecord>,
+	options: SplitOptions,
+): AsyncGenerator<PersonFilePart> {
+	const maxPartBytes = options.maxPartBytes ?? PERSON_FILE_MAX_BYTES;
+	const source = new RecordSource(iteratorOf(records));
+	for (let index = 0; ; index++) {
+		const first = await source.next();
+		if (first === undefined) return;
+		source.putBack(first);
+		const stream = new PartStream(index, source, options.format, options.columns, maxPartBytes);
+		yield { index, stream, finished: stream.finished };
+		await stream.finished;
+	}
+}
