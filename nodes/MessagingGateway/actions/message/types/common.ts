@@ -1,0 +1,142 @@
+/**
+ * What every message type shares: the input error the builders throw, the body envelope of spec 2.2, the
+ * recipient number cleaning, and small readers that turn editor or expression values into checked strings.
+ * Pure: `import type` only from n8n-workflow, so the builders are tested without n8n.
+ */
+import type { IDisplayOptions } from 'n8n-workflow';
+
+import { CHANNEL, type MessageType } from '../../../../gateway/spec';
+
+/**
+ * Bad input of one field. `field` is the label the user sees in the editor (with the entry for nested values, such
+ * as 'Reply Buttons › button 2 › Title'); `reason` says what is wrong and what to enter instead. The operation turns
+ * it into a NodeOperationError with the item index.
+ */
+export class MessageInputError extends Error {
+	constructor(
+		readonly field: string,
+		readonly reason: string,
+	) {
+		super(`${field}: ${reason}`);
+		this.name = 'MessageInputError';
+	}
+}
+
+/** The type-specific part of a message: `type` and the object named after it (spec 2.2). */
+export type MessagePayload<T extends MessageType = MessageType, O = unknown> = T extends MessageType
+	? { type: T } & { [K in T]: O }
+	: never;
+
+/** A complete message body of spec 2.2. */
+export type MessageBody = {
+	messaging_product: typeof CHANNEL;
+	recipient_type: 'individual';
+	to: string;
+	type: MessageType;
+	[typeObject: string]: unknown;
+};
+
+/** The common fields of spec 2.2 around a type-specific payload. `to` must already be clean (see `cleanRecipient`). */
+export function messageBody(to: string, payload: MessagePayload): MessageBody {
+	return { messaging_product: CHANNEL, recipient_type: 'individual', to, ...payload };
+}
+
+/** Values of the "Message Type" selector, one per editor choice (interactive and media have several). */
+export type MessageTypeChoice =
+	| 'text'
+	| 'template'
+	| 'interactiveButtons'
+	| 'interactiveList'
+	| 'contacts'
+	| 'location'
+	| 'image'
+	| 'audio'
+	| 'video'
+	| 'document'
+	| 'sticker'
+	| 'reaction';
+
+/** displayOptions of a type's fields: resource Message, operation Send, the given Message Type choices. */
+export function showForMessageTypes(choices: MessageTypeChoice[], extra: IDisplayOptions['show'] = {}): IDisplayOptions {
+	return { show: { resource: ['message'], operation: ['send'], messageType: choices, ...extra } };
+}
+
+const MIN_RECIPIENT_DIGITS = 8;
+const MAX_RECIPIENT_DIGITS = 15;
+
+/**
+ * The recipient in international digits, from what people type: `+55 (11) 98888-7777`, `0055 11 98888 7777`,
+ * `5511988887777`. Spaces, dots, dashes, slashes and brackets are dropped; a leading `+` or `00` (the international
+ * call prefix) is dropped. Anything else, a national number (starting with 0) or a digit count outside 8-15 is
+ * refused rather than guessed.
+ */
+export function cleanRecipient(input: unknown, field = 'Recipient Phone Number'): string {
+	const raw = readString(input).trim();
+	if (raw === '') throw new MessageInputError(field, 'is empty; enter the number with its country code, e.g. +5511988887777');
+	if (!/^\+?[\d\s().\-/]+$/.test(raw)) {
+		throw new MessageInputError(
+			field,
+			`"${raw}" is not a phone number; use digits with the country code, e.g. +5511988887777 (spaces, dashes and brackets are fine)`,
+		);
+	}
+	let digits = raw.replace(/\D/g, '');
+	if (!raw.startsWith('+') && digits.startsWith('00')) digits = digits.slice(2);
+	if (digits.startsWith('0')) {
+		throw new MessageInputError(
+			field,
+			`"${raw}" looks like a national number; start with the country code instead of 0, e.g. +5511988887777`,
+		);
+	}
+	if (digits.length < MIN_RECIPIENT_DIGITS || digits.length > MAX_RECIPIENT_DIGITS) {
+		throw new MessageInputError(
+			field,
+			`"${raw}" has ${digits.length} digits; an international number has ${MIN_RECIPIENT_DIGITS} to ${MAX_RECIPIENT_DIGITS} digits including the country code`,
+		);
+	}
+	return digits;
+}
+
+/**
+ * A parameter value as text. Numbers and booleans become their text (expressions often give numbers for ids and
+ * zip codes); null and undefined become ''. Objects are refused: they would reach the gateway as "[object Object]".
+ */
+export function readString(value: unknown, field = 'value'): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	throw new MessageInputError(field, `must be text, got ${Array.isArray(value) ? 'a list' : 'an object'}`);
+}
+
+/** A text value that must not be empty after trimming; returned trimmed. */
+export function requiredText(value: unknown, field: string, hint = ''): string {
+	const text = readString(value, field).trim();
+	if (text === '') throw new MessageInputError(field, `is required${hint ? `; ${hint}` : ''}`);
+	return text;
+}
+
+/** A text value that may be empty; returned trimmed. */
+export function optionalText(value: unknown, field: string): string {
+	return readString(value, field).trim();
+}
+
+/** Length in characters as people count them (code points, so an emoji counts once, not as two UTF-16 units). */
+export function characterCount(text: string): number {
+	return Array.from(text).length;
+}
+
+/**
+ * The entries of a multiple-values fixedCollection: the editor stores `{ <option>: [ {...}, ... ] }`; an expression
+ * may give the list itself. Anything else is refused with the field's name.
+ */
+export function collectionEntries(value: unknown, option: string, field: string): Array<Record<string, unknown>> {
+	if (value === undefined || value === null || value === '') return [];
+	const list = Array.isArray(value) ? value : isPlainObject(value) ? (value[option] ?? []) : undefined;
+	if (!Array.isArray(list) || !list.every(isPlainObject)) {
+		throw new MessageInputError(field, `must be a list of entries, got ${JSON.stringify(value)}`);
+	}
+	return list;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

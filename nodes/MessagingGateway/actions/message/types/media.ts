@@ -1,0 +1,130 @@
+/**
+ * Media messages (spec 2.2, types `image`, `audio`, `video`, `document`, `sticker`): `{ <kind>: { id } }`, and for a
+ * document also `caption` and `filename`. The media is an existing media id, or a file in a binary property of the
+ * input item that the send operation uploads first (POST /api/Medias) to get the id; the upload helper checks the
+ * size limit and the format of the kind (spec 8) before anything is sent.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../../gateway/spec';
+import {
+	MessageInputError,
+	type MessagePayload,
+	optionalText,
+	requiredText,
+	showForMessageTypes,
+} from './common';
+
+const allKinds = [...MEDIA_KINDS];
+
+function formatsOf(kind: MediaKind): string {
+	const { label, mimeTypes } = MEDIA_LIMITS[kind];
+	return mimeTypes === null ? `any file up to ${label}` : `${mimeTypes.join(', ')} up to ${label}`;
+}
+
+export const fields: INodeProperties[] = [
+	{
+		displayName: 'Media Source',
+		name: 'mediaSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'Upload a file of the input item first, then send it',
+			},
+			{
+				name: 'Media ID',
+				value: 'id',
+				description: 'Send media uploaded earlier, by the ID the upload returned',
+			},
+		],
+		default: 'binary',
+		displayOptions: showForMessageTypes(allKinds),
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input field containing the binary file data to be sent',
+		description: `Accepted files: image ${formatsOf('image')}; audio ${formatsOf('audio')}; video ${formatsOf('video')}; document ${formatsOf('document')}; sticker ${formatsOf('sticker')}`,
+		displayOptions: showForMessageTypes(allKinds, { mediaSource: ['binary'] }),
+	},
+	{
+		displayName: 'Media ID',
+		name: 'mediaId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 1234567890123456',
+		description: 'ID returned by an earlier media upload',
+		displayOptions: showForMessageTypes(allKinds, { mediaSource: ['id'] }),
+	},
+	{
+		displayName: 'Caption',
+		name: 'documentCaption',
+		type: 'string',
+		default: '',
+		description: 'Optional text shown with the document',
+		displayOptions: showForMessageTypes(['document']),
+	},
+	{
+		displayName: 'File Name',
+		name: 'documentFilename',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. invoice-2024-05.pdf',
+		description: 'Name the recipient sees for the document. When empty, the name of the binary file is used.',
+		displayOptions: showForMessageTypes(['document']),
+	},
+];
+
+export interface MediaParams {
+	mediaSource?: unknown;
+	mediaId?: unknown;
+	binaryPropertyName?: unknown;
+	documentCaption?: unknown;
+	documentFilename?: unknown;
+}
+
+export type MediaSource = { source: 'id'; mediaId: string } | { source: 'binary'; binaryPropertyName: string };
+
+/** Where the media comes from, checked before any upload or send. */
+export function readMediaSource(params: MediaParams): MediaSource {
+	if (params.mediaSource === 'id') {
+		const mediaId = requiredText(params.mediaId, 'Media ID', 'enter the ID returned by a media upload');
+		if (/\s/.test(mediaId)) throw new MessageInputError('Media ID', `"${mediaId}" contains spaces; a media ID never does`);
+		return { source: 'id', mediaId };
+	}
+	const binaryPropertyName = requiredText(
+		params.binaryPropertyName,
+		'Input Binary Field',
+		'enter the name of the binary field of the input item, e.g. data',
+	);
+	return { source: 'binary', binaryPropertyName };
+}
+
+export type MediaObject = { id: string; caption?: string; filename?: string };
+export type MediaPayload = MessagePayload<MediaKind, MediaObject>;
+
+export function isMediaKind(value: unknown): value is MediaKind {
+	return (MEDIA_KINDS as readonly unknown[]).includes(value);
+}
+
+/**
+ * The payload for an uploaded or existing media id. `fileName` is the uploaded binary's name, the default file name
+ * of a document. Caption and file name exist for documents only (spec 2.2); empty ones are left out.
+ */
+export function build(kind: MediaKind, mediaId: string, params: MediaParams, fileName?: string): MediaPayload {
+	// The computed key loses the link between `type` and the object's name that MediaPayload states.
+	if (kind !== 'document') return { type: kind, [kind]: { id: mediaId } } as MediaPayload;
+	const caption = optionalText(params.documentCaption, 'Caption');
+	const filename = optionalText(params.documentFilename, 'File Name') || (fileName ?? '').trim();
+	return {
+		type: 'document',
+		document: { id: mediaId, ...(caption === '' ? {} : { caption }), ...(filename === '' ? {} : { filename }) },
+	};
+}
