@@ -1,0 +1,660 @@
+/**
+ * The sandbox gateway: a real HTTP server that implements every endpoint of gateway-spec.md, checks each request
+ * strictly against it and answers as it says, errors included. Every test of the package runs against it, so it is
+ * the referee: what it lets through, the real gateway might refuse.
+ *
+ * A request goes through: route (404/405) → body read in full, streamed for files → injected fault, if any →
+ * API key (401) → version header (400) → content type and body shape (415/413/400) → the route's handler.
+ * Control routes under `/__sandbox/` take no key and are not recorded (see control.ts).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import {
+	CHANNEL,
+	ENDPOINTS,
+	MEDIA_LIMITS,
+	PERSON_CONTENT_TYPES,
+	PERSON_FILE_MAX_BYTES,
+	PHONE_ID_QUERY_PARAM,
+} from '../../nodes/gateway/spec';
+import { handleControl } from './control';
+import { errorBody, GatewayError, invalid } from './errors';
+import { messageResponse, validateMessage } from './messages';
+import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
+import { CsvRecordScanner, JsonRecordScanner, type RecordScanner } from './person-files';
+import { matchRoute, type Route, type RouteName } from './routes';
+import { checkEditAllowed, newTemplateId, templateView, validateTemplateContent, type SandboxTemplate } from './templates';
+import {
+	createdWebhookView,
+	isoWithOffset,
+	listedWebhookView,
+	notificationFields,
+	postNotification,
+	validateWebhookCreation,
+	type DeliveryOptions,
+	type DeliveryResult,
+	type SandboxWebhook,
+} from './webhooks';
+
+export type { RouteName } from './routes';
+export type { SandboxTemplate } from './templates';
+export type { SandboxWebhook, DeliveryResult } from './webhooks';
+
+export interface SandboxOptions {
+	/** 0 (default) picks a free port. */
+	port?: number;
+	host?: string;
+	apiKey?: string;
+	/** Further accepted keys, each its own caller with its own webhooks, templates and files. */
+	extraApiKeys?: string[];
+	phoneId?: string;
+	/** Person uploads up to this size keep their text in the recorded request and in state (default 16 MiB). */
+	keepBodiesUpToBytes?: number;
+	/** The clock of the template edit quota, in epoch milliseconds (tests move it forward). */
+	now?: () => number;
+}
+
+export type FailureMode = '500' | '429' | 'drop' | 'non-json';
+
+export interface RecordedRequest {
+	route: RouteName | null;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	/** Lower-case names. */
+	headers: Record<string, string>;
+	/**
+	 * Parsed JSON (the raw text when it does not parse; null without body); for the media upload the multipart
+	 * summary `{ fields, files }`; for person uploads `{ contentType, bytes, records, sha256, text? }`.
+	 */
+	body: unknown;
+	/** 0 when the connection was dropped without an answer. */
+	status: number;
+	responseBody: unknown;
+}
+
+export interface SandboxMedia {
+	id: string;
+	apiKey: string;
+	fileName: string;
+	contentType: string;
+	size: number;
+	sha256: string;
+	uploadedAt: string;
+}
+
+export interface SandboxPersonFile {
+	fileId: string;
+	apiKey: string;
+	nameFile: string;
+	path: string;
+	contentType: string;
+	bytes: number;
+	records: number;
+	sha256: string;
+	/** The file's text, kept only when it is at most `keepBodiesUpToBytes`. */
+	text?: string;
+	receivedAt: string;
+}
+
+export interface SandboxState {
+	templates: Map<string, SandboxTemplate & { apiKey: string }>;
+	webhooks: Map<string, SandboxWebhook>;
+	media: Map<string, SandboxMedia>;
+	personFiles: SandboxPersonFile[];
+}
+
+export interface Sandbox {
+	/** `http://127.0.0.1:<port>`, no trailing slash. */
+	url: string;
+	apiKey: string;
+	phoneId: string;
+	/** Every gateway request in arrival order (control routes excluded). */
+	requests: RecordedRequest[];
+	state: SandboxState;
+	/** The next `count` requests of `route` fail once their body has been read in full. */
+	failNext(route: RouteName, count: number, mode: FailureMode, options?: { retryAfterSeconds?: number }): void;
+	/** POSTs the notification to every webhook of the key subscribed to its field; resolves each receiver's answer. */
+	deliver(notification: object, options?: DeliverOptions): Promise<DeliveryResult[]>;
+	setTemplateStatus(id: string, status: string): void;
+	/** Clears state, recorded requests and pending failures. */
+	reset(): void;
+	close(): Promise<void>;
+}
+
+export interface DeliverOptions extends DeliveryOptions {
+	/** Whose webhooks receive it (default the sandbox's key). */
+	apiKey?: string;
+}
+
+const DEFAULT_PHONE_ID = '104857600000001';
+const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_KEEP_BODIES_UP_TO = 16 * 1024 * 1024;
+/** The largest media kind (document) bounds every upload: the kind is not known at upload time. */
+const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_LIMITS).map((limit) => limit.maxBytes));
+/** Customer id segment of person-file storage paths. */
+const CUSTOMER_ID = '1001';
+
+/** The account profile of `GET /api/Profiles` (spec section 2.6). */
+const PROFILE = {
+	messaging_product: CHANNEL,
+	address: 'Av. Paulista, 1000 - São Paulo, SP',
+	description: 'Sandbox business account',
+	vertical: 'OTHER',
+	about: 'Atendimento de segunda a sexta',
+	email: 'contato@sandbox.example',
+	profile_picture_url: 'https://sandbox.example/profile.png',
+	websites: ['https://sandbox.example/'],
+};
+
+interface PendingFailure {
+	mode: FailureMode;
+	retryAfterSeconds: number;
+}
+
+/** What reading the body produced, per body kind. */
+type ReadBody =
+	| { kind: 'none'; size: number }
+	| { kind: 'json'; size: number; text: string | null }
+	| { kind: 'multipart'; size: number; summary: MultipartSummary | null; error: string | null }
+	| { kind: 'person-file'; size: number; summary: PersonFileSummary | null };
+
+interface PersonFileSummary {
+	contentType: string;
+	format: keyof typeof PERSON_CONTENT_TYPES;
+	bytes: number;
+	records: number;
+	sha256: string;
+	text?: string;
+	error: string | null;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const gateway = new SandboxGateway(options);
+	await gateway.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+	return gateway;
+}
+
+export class SandboxGateway implements Sandbox {
+	url = '';
+	readonly apiKey: string;
+	readonly phoneId: string;
+	readonly requests: RecordedRequest[] = [];
+	readonly state: SandboxState = { templates: new Map(), webhooks: new Map(), media: new Map(), personFiles: [] };
+	private readonly apiKeys: Set<string>;
+	private readonly keepBodiesUpTo: number;
+	private readonly now: () => number;
+	private readonly failures = new Map<RouteName, PendingFailure[]>();
+	private readonly server: http.Server;
+	private mediaCounter = 0;
+
+	constructor(options: SandboxOptions) {
+		this.apiKey = options.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
+		this.apiKeys = new Set([this.apiKey, ...(options.extraApiKeys ?? [])]);
+		this.phoneId = options.phoneId ?? DEFAULT_PHONE_ID;
+		this.keepBodiesUpTo = options.keepBodiesUpToBytes ?? DEFAULT_KEEP_BODIES_UP_TO;
+		this.now = options.now ?? Date.now;
+		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
+		this.server = http.createServer({ requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) => {
+			this.handle(req, res).catch((error: unknown) => {
+				if (!res.headersSent) this.send(res, null, 500, errorBody(`Sandbox failure: ${String(error)}`, 'ServerError', 2));
+			});
+		});
+	}
+
+	listen(port: number, host: string): Promise<void> {
+		return new Promise((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, host, () => {
+				const address = this.server.address() as AddressInfo;
+				const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+				this.url = `http://${shownHost}:${address.port}`;
+				resolve();
+			});
+		});
+	}
+
+	close(): Promise<void> {
+		return new Promise((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	failNext(route: RouteName, count: number, mode: FailureMode, options: { retryAfterSeconds?: number } = {}): void {
+		const queue = this.failures.get(route) ?? [];
+		for (let i = 0; i < count; i++) queue.push({ mode, retryAfterSeconds: options.retryAfterSeconds ?? 1 });
+		this.failures.set(route, queue);
+	}
+
+	async deliver(notification: object, options: DeliverOptions = {}): Promise<DeliveryResult[]> {
+		const fields = notificationFields(notification);
+		const owner = options.apiKey ?? this.apiKey;
+		const targets = [...this.state.webhooks.values()].filter(
+			(webhook) => webhook.apiKey === owner && webhook.types.some((type) => fields.includes(type)),
+		);
+		return Promise.all(targets.map((webhook) => postNotification(webhook, notification, options)));
+	}
+
+	setTemplateStatus(id: string, status: string): void {
+		const template = this.state.templates.get(id);
+		if (!template) throw new Error(`No template with id ${id}`);
+		template.status = status;
+	}
+
+	reset(): void {
+		this.requests.length = 0;
+		this.failures.clear();
+		this.state.templates.clear();
+		this.state.webhooks.clear();
+		this.state.media.clear();
+		this.state.personFiles.length = 0;
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://sandbox');
+		if (url.pathname.startsWith('/__sandbox/') || url.pathname === '/__sandbox') {
+			return handleControl(this, req, res, url);
+		}
+		const method = req.method ?? 'GET';
+		const record: RecordedRequest = {
+			route: null,
+			method,
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			headers: Object.fromEntries(
+				Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+			),
+			body: null,
+			status: 0,
+			responseBody: null,
+		};
+		this.requests.push(record);
+
+		const match = matchRoute(method, url.pathname);
+		if (match.kind !== 'route') {
+			const size = await drain(req);
+			record.body = size > 0 ? `<${size} bytes>` : null;
+			if (match.kind === 'wrong-method') {
+				const message = `${method} is not allowed on ${url.pathname} (allowed: ${match.allowed.join(', ')})`;
+				return this.send(res, record, 405, errorBody(message, 'MethodNotAllowed', 405), { allow: match.allowed.join(', ') });
+			}
+			const message = `Unknown path: ${method} ${url.pathname} is not an endpoint of the gateway`;
+			return this.send(res, record, 404, errorBody(message, 'NotFound', 404));
+		}
+		const { route } = match;
+		record.route = route.name;
+
+		const body = await this.readBody(route, req);
+		record.body = recordedBody(body);
+
+		const failure = this.failures.get(route.name)?.shift();
+		if (failure) return this.fail(res, record, failure);
+
+		try {
+			const apiKey = this.authenticate(req);
+			checkVersion(route, req);
+			checkQuery(route, url);
+			const [status, answer] = this.dispatch(route, match.id, apiKey, url, body, req);
+			this.send(res, record, status, answer);
+		} catch (error) {
+			if (!(error instanceof GatewayError)) throw error;
+			this.send(res, record, error.status, error.body(), error.options.headers);
+		}
+	}
+
+	/** Reads the whole body as the route needs it; files are streamed through hashes and scanners, never kept. */
+	private async readBody(route: Route, req: IncomingMessage): Promise<ReadBody> {
+		const contentType = req.headers['content-type'];
+		if (route.body === 'multipart') {
+			const boundary = multipartBoundary(contentType);
+			if (boundary === null) return { kind: 'multipart', size: await drain(req), summary: null, error: null };
+			const reader = new MultipartReader(boundary);
+			let size = 0;
+			for await (const chunk of req as AsyncIterable<Buffer>) {
+				size += chunk.length;
+				reader.write(chunk);
+			}
+			const summary = reader.end();
+			return { kind: 'multipart', size, summary, error: reader.error };
+		}
+		if (route.body === 'person-file') {
+			const format = personFileFormat(contentType);
+			if (format === null) return { kind: 'person-file', size: await drain(req), summary: null };
+			return { kind: 'person-file', ...(await this.readPersonFile(req, format, contentType ?? '')) };
+		}
+		const chunks: Buffer[] = [];
+		let size = 0;
+		for await (const chunk of req as AsyncIterable<Buffer>) {
+			size += chunk.length;
+			if (size <= MAX_JSON_BODY_BYTES) chunks.push(chunk);
+		}
+		if (route.body === 'none') return { kind: 'none', size };
+		return { kind: 'json', size, text: size <= MAX_JSON_BODY_BYTES ? Buffer.concat(chunks).toString('utf8') : null };
+	}
+
+	private async readPersonFile(
+		req: IncomingMessage,
+		format: PersonFileSummary['format'],
+		contentType: string,
+	): Promise<{ size: number; summary: PersonFileSummary }> {
+		const scanner: RecordScanner = format === 'csv' ? new CsvRecordScanner() : new JsonRecordScanner();
+		const hash = createHash('sha256');
+		let kept: Buffer[] | null = [];
+		let bytes = 0;
+		for await (const chunk of req as AsyncIterable<Buffer>) {
+			bytes += chunk.length;
+			if (bytes > PERSON_FILE_MAX_BYTES) {
+				kept = null;
+				continue; // Drained only: the answer will be 413.
+			}
+			hash.update(chunk);
+			scanner.write(chunk);
+			if (kept && bytes <= this.keepBodiesUpTo) kept.push(chunk);
+			else kept = null;
+		}
+		scanner.end();
+		const summary: PersonFileSummary = {
+			contentType,
+			format,
+			bytes,
+			records: scanner.records,
+			sha256: hash.digest('hex'),
+			error: scanner.error,
+		};
+		if (kept) summary.text = Buffer.concat(kept).toString('utf8');
+		return { size: bytes, summary };
+	}
+
+	private fail(res: ServerResponse, record: RecordedRequest, failure: PendingFailure): void {
+		if (failure.mode === 'drop') {
+			record.status = 0;
+			res.socket?.destroy();
+			return;
+		}
+		if (failure.mode === 'non-json') {
+			const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+			return this.send(res, record, 502, html, { 'content-type': 'text/html; charset=utf-8' });
+		}
+		if (failure.mode === '429') {
+			const body = errorBody('(#130429) Rate limit hit: injected by the sandbox', 'OAuthException', 130429);
+			return this.send(res, record, 429, body, { 'retry-after': String(failure.retryAfterSeconds) });
+		}
+		this.send(res, record, 500, errorBody('Internal server error: injected by the sandbox', 'ServerError', 2));
+	}
+
+	/** Header names are case-insensitive (NOTES.md): Node lower-cases them, so `apiKey` arrives as `apikey`. */
+	private authenticate(req: IncomingMessage): string {
+		const key = req.headers.apikey;
+		if (typeof key !== 'string' || key === '') {
+			throw new GatewayError(401, 'Missing API key: send it in the apikey header');
+		}
+		if (!this.apiKeys.has(key)) throw new GatewayError(401, 'Invalid API key: the apikey header does not match any caller');
+		return key;
+	}
+
+	private dispatch(
+		route: Route,
+		id: string | null,
+		apiKey: string,
+		url: URL,
+		body: ReadBody,
+		req: IncomingMessage,
+	): [number, unknown] {
+		switch (route.name) {
+			case 'messages':
+				return [200, messageResponse(validateMessage(jsonBody(body, req)))];
+			case 'webhooks.create':
+				return this.createWebhook(apiKey, url, jsonBody(body, req));
+			case 'webhooks.list':
+				noBody(body);
+				return [200, { success: true, webhooks: this.webhooksOf(apiKey).map(listedWebhookView) }];
+			case 'webhooks.delete':
+				noBody(body);
+				return this.deleteWebhook(apiKey, id ?? '');
+			case 'templates.create':
+				return this.createTemplate(apiKey, jsonBody(body, req));
+			case 'templates.get':
+				noBody(body);
+				return [200, templateView(this.templateOf(apiKey, id ?? ''))];
+			case 'templates.edit':
+				return this.editTemplate(apiKey, id ?? '', jsonBody(body, req));
+			case 'profiles':
+				noBody(body);
+				return [200, { data: [PROFILE] }];
+			case 'medias':
+				return this.storeMedia(apiKey, body, req);
+			case 'personUpload':
+				return this.storePersonFile(apiKey, body, req);
+		}
+	}
+
+	private createWebhook(apiKey: string, url: URL, body: unknown): [number, unknown] {
+		const creation = validateWebhookCreation(body);
+		// The query's phone id replaces the credentials' one (spec 2.4); the answer carries the resolved id twice.
+		const phoneId = url.searchParams.get(PHONE_ID_QUERY_PARAM) ?? this.phoneId;
+		const now = isoWithOffset(new Date(this.now()));
+		const webhook: SandboxWebhook = {
+			id: randomUUID(),
+			apiKey,
+			...creation,
+			phone: phoneId,
+			phone_id: phoneId,
+			create_date: now,
+			update_date: now,
+		};
+		this.state.webhooks.set(webhook.id, webhook);
+		return [201, createdWebhookView(webhook)];
+	}
+
+	private deleteWebhook(apiKey: string, id: string): [number, unknown] {
+		const webhook = this.state.webhooks.get(id);
+		if (!webhook || webhook.apiKey !== apiKey) throw new GatewayError(404, `Webhook ${id} not found`);
+		this.state.webhooks.delete(id);
+		return [200, { success: true }];
+	}
+
+	private webhooksOf(apiKey: string): SandboxWebhook[] {
+		return [...this.state.webhooks.values()].filter((webhook) => webhook.apiKey === apiKey);
+	}
+
+	private createTemplate(apiKey: string, body: unknown): [number, unknown] {
+		const content = validateTemplateContent(body);
+		const existing = [...this.state.templates.values()].find(
+			(t) => t.apiKey === apiKey && t.name === content.name && t.language === content.language,
+		);
+		// The same name and language again leaves the template unchanged (spec sections 3 and 4.4).
+		if (existing) return [200, { id: existing.id, status: existing.status, category: existing.category }];
+		const template = {
+			...content,
+			apiKey,
+			id: newTemplateId(this.state.templates),
+			status: 'APPROVED',
+			createdAt: isoWithOffset(new Date(this.now())),
+			edits: [],
+		};
+		this.state.templates.set(template.id, template);
+		return [201, { id: template.id, status: template.status, category: template.category }];
+	}
+
+	private templateOf(apiKey: string, id: string): SandboxTemplate & { apiKey: string } {
+		const template = this.state.templates.get(id);
+		if (!template || template.apiKey !== apiKey) throw new GatewayError(404, `Template ${id} not found`);
+		return template;
+	}
+
+	private editTemplate(apiKey: string, id: string, body: unknown): [number, unknown] {
+		const template = this.templateOf(apiKey, id);
+		const content = validateTemplateContent(body);
+		const now = this.now();
+		checkEditAllowed(template, content, now);
+		// The old content is replaced entirely (spec section 4.5). The status stays: set it with setTemplateStatus.
+		template.components = content.components;
+		template.edits.push({ at: now, statusBefore: template.status });
+		return [200, { success: true }];
+	}
+
+	private storeMedia(apiKey: string, body: ReadBody, req: IncomingMessage): [number, unknown] {
+		if (body.kind !== 'multipart') throw new Error('unreachable');
+		if (body.summary === null) {
+			const type = req.headers['content-type'] ?? '(none)';
+			if (/^\s*multipart\/form-data/i.test(type)) throw invalid('Content-Type', 'has no boundary parameter');
+			throw new GatewayError(415, `Unsupported Content-Type ${type}: the media upload takes multipart/form-data`);
+		}
+		if (body.error) throw invalid('body', `is not a valid multipart/form-data body: ${body.error}`);
+		const { fields, files } = body.summary;
+		for (const name of Object.keys(fields)) {
+			if (name !== 'messaging_product') throw invalid(name, 'is not a part of the media upload (parts: messaging_product, File)');
+		}
+		if (fields.messaging_product === undefined) throw invalid('messaging_product', `is required as a text part ('${CHANNEL}')`);
+		if (fields.messaging_product !== CHANNEL) {
+			throw invalid('messaging_product', `must be '${CHANNEL}', got ${JSON.stringify(fields.messaging_product)}`);
+		}
+		const strayFile = files.find((file) => file.field !== 'File');
+		if (strayFile) throw invalid(strayFile.field, 'is not a part of the media upload (the file part is named File)');
+		if (files.length === 0) throw invalid('File', 'is required: a file part named File with a filename and a content type');
+		if (files.length > 1) throw invalid('File', 'must be sent once');
+		const file = files[0];
+		if (file.fileName.trim() === '') throw invalid('File', 'must carry a filename in its Content-Disposition');
+		if (file.contentType === '') throw invalid('File', 'must carry a Content-Type');
+		if (file.size === 0) throw invalid('File', 'is empty');
+		if (file.size > MAX_MEDIA_BYTES) {
+			throw new GatewayError(413, `File is ${file.size} bytes: media files are at most ${MEDIA_LIMITS.document.label}`);
+		}
+		this.mediaCounter++;
+		const id = `${Date.now()}${String(this.mediaCounter).padStart(4, '0')}`;
+		this.state.media.set(id, {
+			id,
+			apiKey,
+			fileName: file.fileName,
+			contentType: file.contentType,
+			size: file.size,
+			sha256: file.sha256,
+			uploadedAt: isoWithOffset(new Date(this.now())),
+		});
+		return [200, { id }];
+	}
+
+	private storePersonFile(apiKey: string, body: ReadBody, req: IncomingMessage): [number, unknown] {
+		if (body.kind !== 'person-file') throw new Error('unreachable');
+		const summary = body.summary;
+		if (summary === null) {
+			const allowed = Object.values(PERSON_CONTENT_TYPES).join(' or ');
+			throw new GatewayError(415, `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send ${allowed}`);
+		}
+		if (summary.bytes > PERSON_FILE_MAX_BYTES) {
+			throw new GatewayError(
+				413,
+				`The file is ${summary.bytes} bytes: a person file is at most ${PERSON_FILE_MAX_BYTES} bytes, split larger ones`,
+			);
+		}
+		if (summary.bytes === 0) throw invalid('body', 'is empty: send the file as the request body');
+		if (summary.error) throw invalid('body', `is not a person file of spec section 2.8: ${summary.error}`);
+		const fileId = randomUUID();
+		const nameFile = `Profile-${fileId}.${summary.format}`;
+		const path = `${CUSTOMER_ID}/${fileId}/${nameFile}`;
+		const { error: _error, format: _format, ...kept } = summary;
+		this.state.personFiles.push({ fileId, apiKey, nameFile, path, ...kept, receivedAt: isoWithOffset(new Date(this.now())) });
+		return [
+			200,
+			{ success: true, response: { status: true, message: `File ${nameFile} saved with id ${fileId}`, nameFile, path, fileId } },
+		];
+	}
+
+	/** Answers JSON (or text) with a Content-Length, so keep-alive clients reuse the connection. */
+	private send(
+		res: ServerResponse,
+		record: RecordedRequest | null,
+		status: number,
+		body: unknown,
+		headers: Record<string, string> = {},
+	): void {
+		const isText = typeof body === 'string';
+		const payload = Buffer.from(isText ? body : JSON.stringify(body));
+		if (record) {
+			record.status = status;
+			record.responseBody = body;
+		}
+		res.writeHead(status, {
+			'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+			...headers,
+			'content-length': String(payload.length),
+		});
+		res.end(payload);
+	}
+}
+
+/** The `version` header must be exactly the endpoint's (spec section 9); the person upload takes none. */
+function checkVersion(route: Route, req: IncomingMessage): void {
+	const expected = ENDPOINTS[route.endpoint].version;
+	if (expected === null) return;
+	const version = req.headers.version;
+	if (version === undefined) {
+		throw invalid('version', `header is required: '${expected}' for ${route.method} ${ENDPOINTS[route.endpoint].path}`);
+	}
+	if (version !== expected) {
+		throw invalid('version', `header must be '${expected}' for ${route.method} ${ENDPOINTS[route.endpoint].path}, got '${version}'`);
+	}
+}
+
+function checkQuery(route: Route, url: URL): void {
+	for (const [name, value] of url.searchParams) {
+		if (!route.query.includes(name)) {
+			const allowed = route.query.length > 0 ? ` (allowed: ${route.query.join(', ')})` : '';
+			throw invalid(`query parameter ${name}`, `is not taken by this endpoint${allowed}`);
+		}
+		if (value.trim() === '') throw invalid(`query parameter ${name}`, 'must not be empty');
+	}
+}
+
+function jsonBody(body: ReadBody, req: IncomingMessage): unknown {
+	if (body.kind !== 'json') throw new Error('unreachable');
+	const type = req.headers['content-type'];
+	if (!type || !/^\s*application\/json\s*(;|$)/i.test(type)) {
+		throw new GatewayError(415, `Unsupported Content-Type ${type ?? '(none)'}: JSON bodies need Content-Type application/json`);
+	}
+	if (body.text === null) throw new GatewayError(413, `The JSON body is larger than ${MAX_JSON_BODY_BYTES} bytes`);
+	if (body.text.trim() === '') throw invalid('body', 'is empty: a JSON object is required');
+	try {
+		return JSON.parse(body.text);
+	} catch (error) {
+		throw invalid('body', `is not valid JSON: ${(error as Error).message}`);
+	}
+}
+
+function noBody(body: ReadBody): void {
+	if (body.size > 0) throw invalid('body', 'must be empty: this endpoint takes no body');
+}
+
+function personFileFormat(contentType: string | undefined): PersonFileSummary['format'] | null {
+	const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+	if (mediaType === PERSON_CONTENT_TYPES.json) return 'json';
+	if (mediaType === PERSON_CONTENT_TYPES.csv) return 'csv';
+	return null;
+}
+
+function recordedBody(body: ReadBody): unknown {
+	if (body.kind === 'none') return body.size > 0 ? `<${body.size} bytes>` : null;
+	if (body.kind === 'json') {
+		if (body.text === null) return `<${body.size} bytes>`;
+		if (body.text === '') return null;
+		try {
+			return JSON.parse(body.text);
+		} catch {
+			return body.text;
+		}
+	}
+	if (body.kind === 'multipart') return body.summary ?? `<${body.size} bytes>`;
+	if (body.summary === null) return `<${body.size} bytes>`;
+	const { error: _error, format: _format, ...summary } = body.summary;
+	return summary;
+}
+
+/** Reads and discards a body, returning its size. */
+async function drain(req: IncomingMessage): Promise<number> {
+	let size = 0;
+	for await (const chunk of req as AsyncIterable<Buffer>) size += chunk.length;
+	return size;
+}
