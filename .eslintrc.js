@@ -16,6 +16,7 @@ module.exports = {
 	overrides: [
 		{
 			files: ['package.json'],
+			parserOptions: { project: null },
 			plugins: ['eslint-plugin-n8n-nodes-base'],
 			extends: ['plugin:n8n-nodes-base/community'],
 			rules: { 'n8n-nodes-base/community-package-json-name-still-default': 'off' },
@@ -34,7 +35,11 @@ module.exports = {
 			plugins: ['eslint-plugin-n8n-nodes-base'],
 			extends: ['plugin:n8n-nodes-base/nodes'],
 			rules: {
+				// The router owns Continue On Fail for every operation (actions/router.ts).
 				'n8n-nodes-base/node-execute-block-missing-continue-on-fail': 'off',
+				// This plugin predates NodeConnectionTypes, which n8n's own nodes now use for inputs and outputs.
+				'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+				'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 				'n8n-nodes-base/node-resource-description-filename-against-convention': 'off',
 			},
 		},
