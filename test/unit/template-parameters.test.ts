@@ -1,6 +1,7 @@
 import {
 	buildMessageComponents,
 	listTemplateParameters,
+	parametersFromIds,
 } from '../../nodes/MessagingGateway/templates/parameters';
 import type { GatewayTemplate } from '../../nodes/MessagingGateway/templates/components';
 
@@ -72,6 +73,26 @@ describe('buildMessageComponents', () => {
 		expect(buildMessageComponents(parameters, { header_1: '#7', body_1: 3, body_2: ' ' }).missing).toEqual([
 			'Body {{2}}',
 			'Button 2 "Track" URL {{1}}',
+		]);
+	});
+});
+
+describe('parametersFromIds', () => {
+	it('rebuilds the parameters from resource-mapper keys in message order, so no second read of the template is needed', () => {
+		const values = { button_1_1: '7', body_2: 'chair', body_1: 'Bo', header_1: '#7', body_10: 'ten', other: 'x' };
+		const { components, missing } = buildMessageComponents(parametersFromIds(Object.keys(values)), values);
+		expect(missing).toEqual([]);
+		expect(components).toEqual([
+			{ type: 'header', parameters: [{ type: 'text', text: '#7' }] },
+			{
+				type: 'body',
+				parameters: [
+					{ type: 'text', text: 'Bo' },
+					{ type: 'text', text: 'chair' },
+					{ type: 'text', text: 'ten' },
+				],
+			},
+			{ type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: '7' }] },
 		]);
 	});
 });

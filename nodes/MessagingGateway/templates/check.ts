@@ -11,6 +11,8 @@ export type ProblemPlace = 'BODY' | 'HEADER' | 'FOOTER' | 'BUTTONS' | 'component
 
 export interface TemplateProblem {
 	place: ProblemPlace;
+	/** Set when the problem is in the examples rather than in the text. */
+	aspect?: 'examples';
 	message: string;
 }
 
@@ -92,6 +94,7 @@ function checkPlaceholders(
 	if (withoutExample.length) {
 		problems.push({
 			place,
+			aspect: 'examples',
 			message: `${label}: ${withoutExample.map(placeholder).join(', ')} ${withoutExample.length === 1 ? 'has' : 'have'} no example value; give one per placeholder, in order (the network reviews the template with them)`,
 		});
 	}

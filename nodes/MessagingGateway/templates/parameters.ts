@@ -118,3 +118,36 @@ export function buildMessageComponents(
 	const components = [...groups.values()].sort((a, b) => order(a) - order(b));
 	return { components, missing };
 }
+
+const PARAMETER_ID = /^(?:(header|body)_([1-9]\d*)|button_(\d+)_([1-9]\d*))$/;
+
+/**
+ * The parameters named by ids such as `body_2` or `button_1_1` (the keys of a resource mapper's value), in the order
+ * a message lists them, so that a message can be built without reading the template again. Other keys are ignored.
+ */
+export function parametersFromIds(ids: string[]): TemplateParameter[] {
+	const parameters: TemplateParameter[] = [];
+	for (const id of ids) {
+		const match = PARAMETER_ID.exec(id);
+		if (!match) continue;
+		if (match[1]) {
+			const component = match[1] as 'header' | 'body';
+			const number = Number(match[2]);
+			const label = component === 'header' ? 'Header' : 'Body';
+			parameters.push({ id, displayName: `${label} ${placeholder(number)}`, component, number });
+		} else {
+			const buttonIndex = Number(match[3]);
+			const number = Number(match[4]);
+			parameters.push({
+				id,
+				displayName: `Button ${buttonIndex + 1} URL ${placeholder(number)}`,
+				component: 'button',
+				number,
+				buttonIndex,
+			});
+		}
+	}
+	const rank = (parameter: TemplateParameter) =>
+		parameter.component === 'header' ? -2 : parameter.component === 'body' ? -1 : (parameter.buttonIndex ?? 0);
+	return parameters.sort((a, b) => rank(a) - rank(b) || a.number - b.number);
+}

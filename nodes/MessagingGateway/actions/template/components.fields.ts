@@ -1,0 +1,244 @@
+/**
+ * The component fields shared by Template > Create and Template > Edit (spec section 2.5): a builder for the body,
+ * header, footer and URL buttons, or the components as JSON. Also reads them back, checks them (templates/check.ts)
+ * and turns a problem into an error that names the item and the field.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { checkTemplateComponents, type TemplateProblem } from '../../templates/check';
+import {
+	buildComponents,
+	COMPONENT_FORMATS,
+	parseComponentsJson,
+	type TemplateComponent,
+} from '../../templates/components';
+
+type TemplateOperation = 'create' | 'edit';
+
+const bodyTextDescription =
+	'The message text. Placeholders are written {{1}}, {{2}} and so on; in an expression, write {{ "{{1}}" }} so that n8n leaves them as they are.';
+
+const formatOption = (format: string) => ({ name: format.charAt(0) + format.slice(1).toLowerCase(), value: format });
+
+export function componentFields(operation: TemplateOperation): INodeProperties[] {
+	const show = { resource: ['template'], operation: [operation] };
+	const showFields = { show: { ...show, componentsInput: ['fields'] } };
+	const keepsCurrent = operation === 'edit' ? ' With Start From Current Template on, leave empty to keep the current one.' : '';
+
+	return [
+		{
+			displayName: 'Components',
+			name: 'componentsInput',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Using Fields Below', value: 'fields', description: 'Body, header, footer and URL buttons' },
+				{ name: 'Using JSON', value: 'json', description: 'The components array as the gateway takes it' },
+			],
+			default: 'fields',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Body Text',
+			name: 'bodyText',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			required: operation === 'create',
+			placeholder: 'e.g. Hello {{1}}, your order {{2}} has shipped',
+			description: bodyTextDescription + keepsCurrent,
+			displayOptions: showFields,
+		},
+		{
+			displayName: 'Body Examples',
+			name: 'bodyExamples',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add Example',
+			default: {},
+			description:
+				'One example value per placeholder of the body, in order: the first for {{1}}, the second for {{2}}. The network reviews the template with them.',
+			displayOptions: showFields,
+			options: [
+				{
+					displayName: 'Example',
+					name: 'example',
+					values: [{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. Ana' }],
+				},
+			],
+		},
+		{
+			displayName: 'Body Format',
+			name: 'bodyFormat',
+			type: 'options',
+			options: COMPONENT_FORMATS.map(formatOption),
+			default: 'TEXT',
+			description: 'Format of the body component; a template with media declares it in its header',
+			displayOptions: showFields,
+		},
+		{
+			displayName: 'Header',
+			name: 'header',
+			type: 'fixedCollection',
+			placeholder: 'Add Header',
+			default: {},
+			description: `Optional header of the template.${keepsCurrent}`,
+			displayOptions: showFields,
+			options: [
+				{
+					displayName: 'Header',
+					name: 'header',
+					values: [
+						{
+							displayName: 'Format',
+							name: 'format',
+							type: 'options',
+							options: COMPONENT_FORMATS.map(formatOption),
+							default: 'TEXT',
+							description:
+								'Location is a static location header (service and marketing templates; live location sharing is not available)',
+						},
+						{
+							displayName: 'Text',
+							name: 'text',
+							type: 'string',
+							default: '',
+							description: 'Header text; it may hold one placeholder {{1}}',
+							displayOptions: { show: { format: ['TEXT'] } },
+						},
+						{
+							displayName: 'Example',
+							name: 'example',
+							type: 'string',
+							default: '',
+							description:
+								'For a text header: the example value of {{1}}. For an image, video or document header: the handle of a sample file.',
+							displayOptions: { show: { format: ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] } },
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Footer Text',
+			name: 'footerText',
+			type: 'string',
+			default: '',
+			description: `Optional footer line.${keepsCurrent}`,
+			displayOptions: showFields,
+		},
+		{
+			displayName: 'URL Buttons',
+			name: 'urlButtons',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add URL Button',
+			default: {},
+			description: `Optional buttons that open a web address.${keepsCurrent}`,
+			displayOptions: showFields,
+			options: [
+				{
+					displayName: 'Button',
+					name: 'button',
+					values: [
+						{ displayName: 'Text', name: 'text', type: 'string', default: '', placeholder: 'e.g. Track order' },
+						{
+							displayName: 'URL',
+							name: 'url',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. https://shop.example.com/track/{{1}}',
+							description: 'Web address; it may end with the placeholder {{1}}, filled when the message is sent',
+						},
+						{
+							displayName: 'Example',
+							name: 'example',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. https://shop.example.com/track/42',
+							description: 'Example of the full address, needed when the URL has {{1}}',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Components (JSON)',
+			name: 'componentsJson',
+			type: 'json',
+			default: '[\n  {\n    "type": "BODY",\n    "text": "Hello {{1}}",\n    "example": { "body_text": [["Ana"]] }\n  }\n]',
+			description: `Array of components: BODY, HEADER, FOOTER, BUTTONS.${keepsCurrent}`,
+			displayOptions: { show: { ...show, componentsInput: ['json'] } },
+		},
+	];
+}
+
+/** Field names of the builder by the place of a problem, to name the field in errors. */
+function fieldOf(problem: TemplateProblem, input: string): string {
+	if (input === 'json') return 'Components (JSON)';
+	if (problem.place === 'BODY') return problem.aspect === 'examples' ? 'Body Examples' : 'Body Text';
+	if (problem.place === 'HEADER') return 'Header';
+	if (problem.place === 'FOOTER') return 'Footer Text';
+	if (problem.place === 'BUTTONS') return 'URL Buttons';
+	return 'Components';
+}
+
+export interface ReadComponents {
+	/** How the user gave the components: 'fields' or 'json'. */
+	input: string;
+	components: TemplateComponent[];
+}
+
+/** The components the user set on this item, read from the builder fields or the JSON field. */
+export function readComponents(this: IExecuteFunctions, itemIndex: number): ReadComponents {
+	const input = this.getNodeParameter('componentsInput', itemIndex, 'fields') as string;
+	if (input === 'json') {
+		const parsed = parseComponentsJson(this.getNodeParameter('componentsJson', itemIndex, ''));
+		if ('error' in parsed) {
+			throw new NodeOperationError(this.getNode(), `Components (JSON) ${parsed.error}`, { itemIndex });
+		}
+		return { input, components: parsed.components };
+	}
+
+	const examples = this.getNodeParameter('bodyExamples.example', itemIndex, []) as IDataObject[];
+	const header = this.getNodeParameter('header.header', itemIndex, {}) as IDataObject;
+	const buttons = this.getNodeParameter('urlButtons.button', itemIndex, []) as IDataObject[];
+	const components = buildComponents({
+		bodyText: this.getNodeParameter('bodyText', itemIndex, '') as string,
+		bodyFormat: this.getNodeParameter('bodyFormat', itemIndex, 'TEXT') as string,
+		bodyExamples: examples.map((example) => String(example.value ?? '')),
+		header: header.format
+			? { format: String(header.format), text: asText(header.text), example: asText(header.example) }
+			: undefined,
+		footerText: this.getNodeParameter('footerText', itemIndex, '') as string,
+		urlButtons: buttons.map((button) => ({
+			text: String(button.text ?? ''),
+			url: String(button.url ?? ''),
+			example: asText(button.example),
+		})),
+	});
+	return { input, components };
+}
+
+function asText(value: unknown): string | undefined {
+	return value === undefined || value === null || value === '' ? undefined : String(value);
+}
+
+/** Refuses the item when its components break the placeholder rules, naming the field; nothing has been sent. */
+export function assertComponents(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	read: ReadComponents,
+	requireBody: boolean,
+): void {
+	const problems = checkTemplateComponents(read.components, { requireBody });
+	if (!problems.length) return;
+	const [first] = problems;
+	throw new NodeOperationError(this.getNode(), `Invalid "${fieldOf(first, read.input)}": ${first.message}`, {
+		itemIndex,
+		description:
+			problems.map((problem) => `${fieldOf(problem, read.input)}: ${problem.message}.`).join('\n') +
+			'\nNothing was sent to the gateway.',
+	});
+}

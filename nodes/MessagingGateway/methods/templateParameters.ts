@@ -1,0 +1,95 @@
+/**
+ * Lists the parameters of a template (one per numbered placeholder of its header, body and URL buttons) so that a
+ * template message can be filled without counting placeholders by hand. The template is read by its ID
+ * (`GET /api/Templates/{id}`), the only way the gateway offers to look a template up.
+ */
+import type {
+	ILoadOptionsFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { gatewayRequest } from '../../gateway/transport';
+import type { GatewayTemplate } from '../templates/components';
+import { listTemplateParameters, type TemplateParameter } from '../templates/parameters';
+
+/** The node parameter that carries the template ID the parameters are listed for. */
+export const TEMPLATE_ID_PARAMETER = 'templateId';
+
+const NO_TEMPLATE_NOTICE = 'Enter a fixed Template ID above to list the template’s parameters';
+
+async function loadTemplateParameters(this: ILoadOptionsFunctions): Promise<TemplateParameter[] | undefined> {
+	const raw = this.getCurrentNodeParameter(TEMPLATE_ID_PARAMETER);
+	const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+	// An expression can only be resolved when the node runs, with an input item.
+	if (!id || id.startsWith('=')) return undefined;
+	const response = await gatewayRequest.call(this, {
+		endpoint: 'templates',
+		method: 'GET',
+		pathSuffix: `/${encodeURIComponent(id)}`,
+	});
+	return listTemplateParameters(response.body as GatewayTemplate);
+}
+
+function describe(parameter: TemplateParameter): string {
+	return parameter.example ? `Example: ${parameter.example}` : `Fills ${parameter.displayName}`;
+}
+
+/** loadOptions: the parameters as options (value = parameter id such as `body_1`). */
+export async function getTemplateParameters(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const parameters = (await loadTemplateParameters.call(this)) ?? [];
+	return parameters.map((parameter) => ({
+		name: parameter.displayName,
+		value: parameter.id,
+		description: describe(parameter),
+	}));
+}
+
+/** resourceMapping: one required text field per parameter, keyed by parameter id (`header_1`, `body_2`, `button_0_1`). */
+export async function getTemplateParameterFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const parameters = await loadTemplateParameters.call(this);
+	if (!parameters) return { fields: [], emptyFieldsNotice: NO_TEMPLATE_NOTICE };
+	return {
+		fields: parameters.map((parameter) => ({
+			id: parameter.id,
+			displayName: parameter.example ? `${parameter.displayName} (e.g. ${parameter.example})` : parameter.displayName,
+			required: true,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: 'string',
+		})),
+		emptyFieldsNotice: 'This template has no placeholders: it is sent without parameters',
+	};
+}
+
+/**
+ * A ready resource-mapper field for a template message. Its value is `{ value: { body_1: '…', … } }`; build the
+ * message components with `buildMessageComponents(parametersFromIds(Object.keys(value)), value)`.
+ */
+export function templateParametersField(
+	name: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Template Parameters',
+		name,
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: [TEMPLATE_ID_PARAMETER],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateParameterFields',
+				mode: 'add',
+				fieldWords: { singular: 'parameter', plural: 'parameters' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+			},
+		},
+		displayOptions,
+	};
+}
