@@ -1,0 +1,189 @@
+/**
+ * `npm run sandbox`: runs the sandbox gateway standalone, to try the nodes in a local n8n.
+ * `npm run sandbox -- deliver ...`: sends an incoming message to the webhooks registered in a running sandbox.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
+import { startSandbox } from './server';
+
+const DEFAULT_PORT = 8787;
+/** The business number shown in delivered notifications (as in the samples of the spec's notifications folder). */
+const DISPLAY_PHONE_NUMBER = '5511900001111';
+
+const HELP = `Sandbox gateway: a local, strict implementation of the messaging gateway for tests and trials.
+
+Usage:
+  npm run sandbox                      start it (Ctrl+C stops it)
+  npm run sandbox -- deliver [options] [notification.json]
+                                       deliver an incoming text message (or the notification in the file) to every
+                                       webhook registered in the running sandbox, and print each receiver's answer
+  npm run sandbox -- --help            this help
+
+Environment (start):
+  SANDBOX_PORT      port to listen on (default ${DEFAULT_PORT})
+  SANDBOX_HOST      address to listen on (default 127.0.0.1)
+  SANDBOX_API_KEY   the API key it accepts (default a random sandbox-... key, printed at start)
+  SANDBOX_PHONE_ID  the account's phone id (default 104857600000001)
+
+Options (deliver):
+  --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT, port ${DEFAULT_PORT})
+  --text TEXT       the message text (default "Olá! Mensagem de teste do sandbox")
+  --from DIGITS     the sender's number (default 5511988887777)
+  --name NAME       the sender's profile name (default "Cliente Sandbox")
+  --no-headers      send without the webhooks' custom headers (a forged notification)
+
+Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state;
+POST /__sandbox/reset, /__sandbox/fail {route,count,mode}, /__sandbox/deliver {notification},
+/__sandbox/template-status {id,status}.`;
+
+async function main(args: string[]): Promise<number> {
+	if (args.includes('--help') || args.includes('-h')) {
+		console.log(HELP);
+		return 0;
+	}
+	if (args[0] === 'deliver') return deliver(args.slice(1));
+	if (args.length > 0) {
+		console.error(`Unknown arguments: ${args.join(' ')}\n\n${HELP}`);
+		return 2;
+	}
+	return serve();
+}
+
+async function serve(): Promise<number> {
+	const port = Number(process.env.SANDBOX_PORT ?? DEFAULT_PORT);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		console.error(`SANDBOX_PORT must be a port number, got ${process.env.SANDBOX_PORT}`);
+		return 2;
+	}
+	const sandbox = await startSandbox({
+		port,
+		host: process.env.SANDBOX_HOST || '127.0.0.1',
+		apiKey: process.env.SANDBOX_API_KEY || undefined,
+		phoneId: process.env.SANDBOX_PHONE_ID || undefined,
+	});
+	console.log(`Sandbox gateway listening on ${sandbox.url}
+
+  Base URL   ${sandbox.url}
+  API key    ${sandbox.apiKey}
+  Phone id   ${sandbox.phoneId}
+
+Use the base URL and API key in the n8n credentials. Endpoints: ${Object.values(ENDPOINTS)
+		.map((endpoint) => endpoint.path)
+		.join(', ')}.
+To deliver an incoming message to the registered webhooks (for example a Messaging Gateway Trigger):
+  npm run sandbox -- deliver --url ${sandbox.url} --text "Olá"
+Recorded requests: GET ${sandbox.url}/__sandbox/requests  State: GET ${sandbox.url}/__sandbox/state
+Ctrl+C stops it.`);
+	await new Promise<void>((resolve) => {
+		process.once('SIGINT', resolve);
+		process.once('SIGTERM', resolve);
+	});
+	await sandbox.close();
+	return 0;
+}
+
+interface DeliverArguments {
+	url: string;
+	text: string;
+	from: string;
+	name: string;
+	omitCustomHeaders: boolean;
+	file: string | null;
+}
+
+function parseDeliverArguments(args: string[]): DeliverArguments {
+	const parsed: DeliverArguments = {
+		url: `http://127.0.0.1:${process.env.SANDBOX_PORT ?? DEFAULT_PORT}`,
+		text: 'Olá! Mensagem de teste do sandbox',
+		from: '5511988887777',
+		name: 'Cliente Sandbox',
+		omitCustomHeaders: false,
+		file: null,
+	};
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i];
+		const value = () => {
+			const next = args[++i];
+			if (next === undefined) throw new Error(`${arg} needs a value`);
+			return next;
+		};
+		if (arg === '--url') parsed.url = value().replace(/\/+$/, '');
+		else if (arg === '--text') parsed.text = value();
+		else if (arg === '--from') parsed.from = value();
+		else if (arg === '--name') parsed.name = value();
+		else if (arg === '--no-headers') parsed.omitCustomHeaders = true;
+		else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
+		else if (parsed.file === null) parsed.file = arg;
+		else throw new Error(`Only one notification file can be given (got ${parsed.file} and ${arg})`);
+	}
+	if (!/^\d{8,15}$/.test(parsed.from)) throw new Error(`--from must be a number in international digits, got ${parsed.from}`);
+	return parsed;
+}
+
+async function deliver(args: string[]): Promise<number> {
+	let options: DeliverArguments;
+	try {
+		options = parseDeliverArguments(args);
+	} catch (error) {
+		console.error(`${(error as Error).message}\n\n${HELP}`);
+		return 2;
+	}
+	let info: { phoneId: string };
+	try {
+		info = (await (await fetch(`${options.url}/__sandbox/info`)).json()) as { phoneId: string };
+	} catch (error) {
+		console.error(`No sandbox answers at ${options.url} (${(error as Error).message}). Start it with: npm run sandbox`);
+		return 1;
+	}
+	const notification = options.file
+		? (JSON.parse(readFileSync(options.file, 'utf8')) as object)
+		: incomingText(info.phoneId, options);
+	const response = await fetch(`${options.url}/__sandbox/deliver`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ notification, omitCustomHeaders: options.omitCustomHeaders }),
+	});
+	const answer = (await response.json()) as unknown;
+	if (!response.ok || !Array.isArray(answer)) {
+		console.error(`The sandbox refused the delivery: ${JSON.stringify(answer)}`);
+		return 1;
+	}
+	const results = answer as Array<{ webhookId: string; endpoint: string; status: number; body: string }>;
+	if (results.length === 0) {
+		console.log('No registered webhook is subscribed to this notification (register one, e.g. activate a trigger).');
+		return 1;
+	}
+	for (const result of results) {
+		const body = result.body.length > 300 ? `${result.body.slice(0, 300)}…` : result.body;
+		console.log(`${result.status === 0 ? 'unreachable' : result.status}  ${result.endpoint}  (webhook ${result.webhookId})  ${body}`);
+	}
+	return results.every((result) => result.status >= 200 && result.status < 300) ? 0 : 1;
+}
+
+/** An incoming text message in the shape the gateway delivers: Meta's `value` object only (NOTES.md). */
+function incomingText(phoneId: string, options: DeliverArguments): object {
+	return {
+		messaging_product: CHANNEL,
+		metadata: { display_phone_number: DISPLAY_PHONE_NUMBER, phone_number_id: phoneId },
+		contacts: [{ profile: { name: options.name }, wa_id: options.from }],
+		messages: [
+			{
+				from: options.from,
+				id: `wamid.SBX${randomBytes(12).toString('hex').toUpperCase()}`,
+				timestamp: String(Math.floor(Date.now() / 1000)),
+				type: 'text',
+				text: { body: options.text },
+			},
+		],
+	};
+}
+
+main(process.argv.slice(2)).then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
