@@ -1,0 +1,168 @@
+/**
+ * The trigger's webhook registration at the gateway, as pure logic: the creation body, the fingerprint of the settings
+ * that were registered, which listed registrations belong to this node's URL, whether the one this node registered is
+ * still right, and the constant-time check of the secret header. No n8n imports.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'crypto';
+
+import { WEBHOOK_META_VERSIONS } from '../gateway/spec';
+
+/**
+ * The header that carries this registration's secret on every notification. The gateway signs nothing (NOTES.md),
+ * so this header, known only to the gateway and this node, is what tells a real notification from a forged one.
+ */
+export const SECRET_HEADER = 'x-gateway-webhook-secret';
+
+/** Token characters of RFC 9110, the only ones a header name may have. */
+const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export type MetaVersion = (typeof WEBHOOK_META_VERSIONS)[number];
+
+/** What the node registers, apart from the secret. */
+export interface RegistrationSettings {
+	endpoint: string;
+	types: string[];
+	metaVersion: MetaVersion;
+	/** The credential's phone id; empty when the API key belongs to one phone. */
+	phone: string;
+	/** The user's extra headers, names lower-cased. */
+	headers: Record<string, string>;
+}
+
+/** What the node keeps in the workflow's static data about its registration. */
+export interface StoredRegistration {
+	webhookId?: string;
+	webhookSecret?: string;
+	registrationFingerprint?: string;
+}
+
+/** A webhook as `GET /api/Webhooks` lists it (no `types`; `LATEST` may be spelled `LASTEST`). */
+export interface ListedWebhook {
+	id: string;
+	endpoint: string;
+	metaVersion?: string;
+	headers?: Record<string, unknown>;
+}
+
+export function newWebhookSecret(): string {
+	return randomBytes(32).toString('hex');
+}
+
+/** The body of `POST /api/Webhooks/`: the user's headers plus the secret header. */
+export function creationBody(settings: RegistrationSettings, secret: string) {
+	return {
+		...(settings.phone !== '' && { phone: settings.phone }),
+		meta_version: settings.metaVersion,
+		types: settings.types,
+		headers: { ...settings.headers, [SECRET_HEADER]: secret },
+		endpoint: settings.endpoint,
+	};
+}
+
+/**
+ * Stands for the registered settings, so that a change of any of them is noticed on the next activation. The order of
+ * types and headers does not matter; a hash keeps header values (which may be credentials of their own) out of the
+ * static data.
+ */
+export function registrationFingerprint(settings: RegistrationSettings): string {
+	const canonical = JSON.stringify([
+		settings.endpoint,
+		[...new Set(settings.types)].sort(),
+		settings.metaVersion,
+		settings.phone,
+		Object.entries(settings.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+	]);
+	return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** `LASTEST` (the spelling of the gateway's responses) is `LATEST`. */
+export function normaliseMetaVersion(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const upper = value.trim().toUpperCase();
+	if (upper === 'LASTEST' || upper === 'LATEST') return 'LATEST';
+	return value.trim().toLowerCase();
+}
+
+/** The webhooks of a `GET /api/Webhooks` answer; entries without an id or endpoint are skipped. */
+export function listedWebhooks(listResponse: unknown): ListedWebhook[] {
+	const webhooks = isObject(listResponse) && Array.isArray(listResponse.webhooks) ? listResponse.webhooks : [];
+	return (webhooks as unknown[]).filter(isObject).flatMap((webhook) => {
+		if (typeof webhook.id !== 'string' && typeof webhook.id !== 'number') return [];
+		if (typeof webhook.endpoint !== 'string') return [];
+		return [
+			{
+				id: String(webhook.id),
+				endpoint: webhook.endpoint,
+				metaVersion: normaliseMetaVersion(webhook.meta_version),
+				headers: isObject(webhook.headers) ? webhook.headers : undefined,
+			},
+		];
+	});
+}
+
+/** Registrations that deliver to this node's URL (a trailing slash makes no difference). */
+export function registrationsFor(webhooks: ListedWebhook[], endpoint: string): ListedWebhook[] {
+	const wanted = withoutTrailingSlash(endpoint);
+	return webhooks.filter((webhook) => withoutTrailingSlash(webhook.endpoint) === wanted);
+}
+
+/**
+ * Whether the registration this node made can be kept: it is still listed for this URL, and what the node would
+ * register now is what it registered then. Where the list shows the version and headers, they must agree too (a
+ * registration edited elsewhere without the secret would turn every notification away).
+ */
+export function isStoredRegistrationCurrent(
+	stored: StoredRegistration,
+	forThisUrl: ListedWebhook[],
+	settings: RegistrationSettings,
+): boolean {
+	if (!stored.webhookId || !stored.webhookSecret || !stored.registrationFingerprint) return false;
+	const listed = forThisUrl.find((webhook) => webhook.id === stored.webhookId);
+	if (!listed) return false;
+	if (stored.registrationFingerprint !== registrationFingerprint(settings)) return false;
+	if (listed.metaVersion !== undefined && listed.metaVersion !== normaliseMetaVersion(settings.metaVersion)) return false;
+	if (listed.headers !== undefined) {
+		const secret = headerValue(listed.headers, SECRET_HEADER);
+		if (secret === undefined || !secretMatches(secret, stored.webhookSecret)) return false;
+	}
+	return true;
+}
+
+/** Header names and values the user typed, checked and lower-cased; an error message for the first bad one. */
+export function userHeaders(entries: Array<{ name?: unknown; value?: unknown }>): Record<string, string> | string {
+	const headers: Record<string, string> = {};
+	for (const entry of entries) {
+		const name = typeof entry.name === 'string' ? entry.name.trim().toLowerCase() : '';
+		const value = typeof entry.value === 'string' ? entry.value : String(entry.value ?? '');
+		if (name === '') return 'An extra header has no name';
+		if (!HEADER_NAME_PATTERN.test(name)) return `"${name}" is not a valid HTTP header name`;
+		if (name === SECRET_HEADER) return `The header "${SECRET_HEADER}" is set by the node itself; use another name`;
+		if (name in headers) return `The header "${name}" is given twice`;
+		if (/[\r\n\0]/.test(value)) return `The value of the header "${name}" must not contain line breaks`;
+		headers[name] = value;
+	}
+	return headers;
+}
+
+/**
+ * Constant-time comparison of a received secret with the registered one. Both are hashed first, so the buffers
+ * compared have the same length and the time taken says nothing about the length either.
+ */
+export function secretMatches(received: unknown, expected: string): boolean {
+	if (typeof received !== 'string' || expected === '') return false;
+	const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+	return timingSafeEqual(digest(received), digest(expected));
+}
+
+function headerValue(headers: Record<string, unknown>, name: string): unknown {
+	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+	return key === undefined ? undefined : headers[key];
+}
+
+function withoutTrailingSlash(url: string): string {
+	return url.trim().replace(/\/+$/, '');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
