@@ -114,7 +114,7 @@ export async function gatewayRequest(this: GatewayContext, request: GatewayReque
 		}
 		if (response.statusCode >= 300) throw await gatewayError.call(this, response, request);
 		if (typeof response.body === 'string' && response.body.trim() !== '' && !/^\s*[[{]/.test(response.body)) {
-			throw new NodeApiError(this.getNode(), { body: response.body.slice(0, 200) } as JsonObject, {
+			throw apiError(this, { body: response.body.slice(0, 200) }, {
 				message: `The gateway answered ${response.statusCode} with something that is not JSON`,
 				description: 'Check the Base URL of the credential: it should be the gateway address, without a path.',
 				httpCode: String(response.statusCode),
@@ -148,7 +148,7 @@ async function send(
 		// n8n wraps transport failures; only the code is kept, so that no header (the API key) can leak.
 		const code = networkErrorCode(error);
 		const details = describeNetworkError(code, baseUrl);
-		throw new NodeApiError(this.getNode(), { message: details.message, code: code ?? null } as JsonObject, {
+		throw apiError(this, { message: details.message, networkError: code ?? null }, {
 			message: details.message,
 			description: details.description,
 			itemIndex: request.itemIndex,
@@ -185,7 +185,7 @@ async function gatewayError(this: GatewayContext, response: RawResponse, request
 	const details = readGatewayError(response.statusCode, body, response.statusMessage);
 	const location = response.headers.location;
 	const redirect = response.statusCode < 400 && typeof location === 'string';
-	return new NodeApiError(this.getNode(), (typeof body === 'object' ? body : { body }) as JsonObject, {
+	return apiError(this, (typeof body === 'object' ? body : { body }) as JsonObject, {
 		message: redact(details.message, secrets),
 		description: redirect
 			? `The gateway redirected to ${location}: check the Base URL of the credential (https, no path).`
@@ -199,4 +199,18 @@ async function gatewayError(this: GatewayContext, response: RawResponse, request
 async function secretsOf(this: GatewayContext): Promise<string[]> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	return typeof credentials.apiKey === 'string' ? [credentials.apiKey] : [];
+}
+
+/**
+ * A NodeApiError that keeps the message it is given: n8n replaces any message that mentions a network code
+ * (ECONNREFUSED, ETIMEDOUT, ...) with its own generic text, which would hide the gateway's words and ours.
+ */
+export function apiError(
+	context: GatewayContext,
+	response: JsonObject,
+	options: { message: string; description?: string; httpCode?: string; itemIndex?: number },
+): NodeApiError {
+	const error = new NodeApiError(context.getNode(), response, options);
+	error.message = options.message;
+	return error;
 }

@@ -5,13 +5,13 @@
  * file in n8n's binary store is streamed from there rather than read into memory.
  */
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { Readable } from 'stream';
 
 import { base64ByteLength, mediaKindOf, mediaRefusal } from '../../../gateway/media';
 import { createMediaUploadBody } from '../../../gateway/multipart';
 import type { MediaKind } from '../../../gateway/spec';
-import { gatewayRequest } from '../../../gateway/transport';
+import { apiError, gatewayRequest } from '../../../gateway/transport';
 
 export interface UploadedMedia {
 	id: string;
@@ -54,7 +54,7 @@ export async function uploadMediaFromBinary(
 	});
 	const id = response.body.id;
 	if (typeof id !== 'string' && typeof id !== 'number') {
-		throw new NodeApiError(this.getNode(), response.body as JsonObject, {
+		throw apiError(this, response.body as JsonObject, {
 			message: 'The gateway accepted the upload but returned no media id',
 			itemIndex,
 		});

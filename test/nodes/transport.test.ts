@@ -1,0 +1,191 @@
+/**
+ * The transport inside n8n's real execution context, against the sandbox gateway: the headers every request
+ * carries, and what each failure becomes. A tiny node calls gatewayRequest with the parameters it is given, so that
+ * these tests do not depend on any operation's fields.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+
+import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
+import { ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
+import { gatewayRequest } from '../../nodes/gateway/transport';
+import { runCredentialTest, runNode } from '../harness';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+class TransportProbe implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Transport Probe',
+		name: 'transportProbe',
+		group: ['output'],
+		version: 1,
+		description: 'Sends one gateway request per item',
+		defaults: { name: 'Transport Probe' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingGatewayApi', required: true, testedBy: 'messagingGatewayApiTest' }],
+		properties: [],
+	};
+
+	methods = { credentialTest: { messagingGatewayApiTest } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const out: INodeExecutionData[] = [];
+		for (const [index, item] of this.getInputData().entries()) {
+			const request = item.json as unknown as { endpoint: EndpointName; method: 'GET' | 'POST'; pathSuffix?: string; body?: IDataObject };
+			const response = await gatewayRequest.call(this, { ...request, itemIndex: index });
+			out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: index } });
+		}
+		return [out];
+	}
+}
+
+const textMessage = { messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511988887777', type: 'text', text: { body: 'hi' } };
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const credentials = (overrides: IDataObject = {}) => ({
+	messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: `${sandbox.url}/`, ...overrides },
+});
+
+const probe = (items: IDataObject[], overrides?: IDataObject) =>
+	runNode({ node: new TransportProbe(), parameters: {}, credentials: credentials(overrides), items: items.map((json) => ({ json })) });
+
+describe('every request', () => {
+	it('carries the apikey header and the version of its endpoint, and reaches the joined URL', async () => {
+		const { output } = await probe([
+			{ endpoint: 'messages', method: 'POST', body: textMessage },
+			{ endpoint: 'webhooks', method: 'GET' },
+			{ endpoint: 'profiles', method: 'GET' },
+		]);
+		expect(output[0].map((item) => item.json.statusCode)).toEqual([200, 200, 200]);
+		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.apikey, r.headers.version])).toEqual([
+			['POST', ENDPOINTS.messages.path, sandbox.apiKey, '5.0'],
+			['GET', ENDPOINTS.webhooks.path, sandbox.apiKey, '4.0'],
+			['GET', ENDPOINTS.profiles.path, sandbox.apiKey, '4.0'],
+		]);
+		expect(sandbox.requests[0].body).toEqual(textMessage);
+	});
+});
+
+describe('gateway failures become NodeApiError with the gateway message, never the key', () => {
+	const sendOnce = async () => {
+		try {
+			await probe([{ endpoint: 'messages', method: 'POST', body: textMessage }]);
+		} catch (error) {
+			return error as NodeApiError;
+		}
+		throw new Error('expected the node to fail');
+	};
+
+	it('a refused key: 401 with the gateway message', async () => {
+		let error: NodeApiError | undefined;
+		try {
+			await probe([{ endpoint: 'profiles', method: 'GET' }], { apiKey: 'wrong-key-123456' });
+		} catch (caught) {
+			error = caught as NodeApiError;
+		}
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.httpCode).toBe('401');
+		expect(error!.message).toMatch(/^The gateway answered 401: .+/);
+		expect(JSON.stringify(error)).not.toContain('wrong-key-123456');
+	});
+
+	it('a spec violation: 400 with the field the gateway names', async () => {
+		let error: NodeApiError | undefined;
+		try {
+			await probe([{ endpoint: 'messages', method: 'POST', body: { ...textMessage, text: {} } }]);
+		} catch (caught) {
+			error = caught as NodeApiError;
+		}
+		expect(error!.httpCode).toBe('400');
+		expect(error!.message).toMatch(/text\.body/);
+	});
+
+	it('500: one request only, a clear error', async () => {
+		sandbox.failNext('messages', 1, '500');
+		const error = await sendOnce();
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.httpCode).toBe('500');
+		expect(error.message).toMatch(/^The gateway answered 500/);
+		expect(sandbox.requests).toHaveLength(1);
+		expect(JSON.stringify(error)).not.toContain(sandbox.apiKey);
+	});
+
+	it('a dropped connection: one request only, and the user is told it may have arrived', async () => {
+		sandbox.failNext('messages', 1, 'drop');
+		const error = await sendOnce();
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/connection to the gateway was lost/);
+		expect(error.description).toMatch(/not repeated/);
+		expect(sandbox.requests).toHaveLength(1);
+		expect(JSON.stringify(error)).not.toContain(sandbox.apiKey);
+	});
+
+	it('a non-JSON answer: the status and a hint at the Base URL', async () => {
+		sandbox.failNext('messages', 1, 'non-json');
+		const error = await sendOnce();
+		expect(error.httpCode).toBe('502');
+		expect(error.description).toMatch(/Base URL/);
+	});
+
+	it('429 with Retry-After is retried and then succeeds, sending the message once accepted', async () => {
+		sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 1 });
+		const started = Date.now();
+		const { output } = await probe([{ endpoint: 'messages', method: 'POST', body: textMessage }]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		expect(output[0][0].json.statusCode).toBe(200);
+		expect(sandbox.requests.map((r) => r.status)).toEqual([429, 200]);
+	});
+
+	it('429 that persists: bounded tries, then the error', async () => {
+		sandbox.failNext('messages', 5, '429', { retryAfterSeconds: 0 });
+		const error = await sendOnce();
+		expect(error.httpCode).toBe('429');
+		expect(sandbox.requests).toHaveLength(3);
+	});
+
+	it('an unreachable gateway: says so and that nothing was sent', async () => {
+		let error: NodeApiError | undefined;
+		try {
+			await probe([{ endpoint: 'profiles', method: 'GET' }], { baseUrl: 'http://127.0.0.1:9' });
+		} catch (caught) {
+			error = caught as NodeApiError;
+		}
+		expect(error!.message).toBe('Could not reach the gateway at http://127.0.0.1:9 (ECONNREFUSED)');
+	});
+});
+
+describe('credential test (GET /api/Profiles, version 4.0)', () => {
+	const test = (data: IDataObject) =>
+		runCredentialTest({ node: new TransportProbe(), testName: 'messagingGatewayApiTest', credentials: data });
+
+	it('passes with the right key and a base URL with a trailing slash', async () => {
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: `${sandbox.url}/` });
+		expect(result.status).toBe('OK');
+		expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: '/api/Profiles' });
+		expect(sandbox.requests[0].headers.version).toBe('4.0');
+	});
+
+	it('fails with a wrong key, saying the key was refused and not showing it', async () => {
+		const result = await test({ apiKey: 'not-the-key-42', baseUrl: sandbox.url });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused the API key/);
+		expect(result.message).not.toContain('not-the-key-42');
+	});
+
+	it('fails with a wrong URL path, pointing at the Base URL', async () => {
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: `${sandbox.url}/v2` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/answered 404. Check the Base URL/);
+	});
+
+	it('fails with an unreachable address', async () => {
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: 'http://127.0.0.1:9' });
+		expect(result).toEqual({ status: 'Error', message: 'Could not reach the gateway at http://127.0.0.1:9 (ECONNREFUSED)' });
+	});
+});
