@@ -1,0 +1,146 @@
+/**
+ * Webhook > Create (`POST /api/Webhooks/`, version 4.0, with the trailing slash): registers a server that receives
+ * notifications for the chosen subscription types.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PHONE_ID_QUERY_PARAM, WEBHOOK_EVENT_TYPES, WEBHOOK_META_VERSIONS } from '../../../gateway/spec';
+import { gatewayRequest, getGatewaySettings } from '../../../gateway/transport';
+import { endpointRefusal, headersMap, normaliseWebhook } from './shape';
+
+const show = { resource: ['webhook'], operation: ['create'] };
+
+const eventTypeName = (type: string) =>
+	type
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Endpoint',
+		name: 'endpoint',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://n8n.example.com/webhook/messages',
+		description:
+			'HTTPS address of the server that receives the notifications. It needs a valid TLS certificate: self-signed ones are not supported.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Subscription Types',
+		name: 'types',
+		type: 'multiOptions',
+		options: WEBHOOK_EVENT_TYPES.map((type) => ({ name: eventTypeName(type), value: type })),
+		default: ['messages'],
+		required: true,
+		description: 'Events to be notified of. The gateway currently delivers only Messages.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Meta Version',
+		name: 'metaVersion',
+		type: 'options',
+		options: WEBHOOK_META_VERSIONS.map((version) => ({
+			name: version === 'LATEST' ? 'Latest (Any Version)' : version,
+			value: version,
+		})),
+		default: 'LATEST',
+		description: 'Network version the webhook is bound to; a webhook for Latest receives notifications of any version',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Custom Headers',
+		name: 'customHeaders',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Header',
+		default: {},
+		description:
+			'Headers sent with every notification. A secret header that the receiver checks tells real notifications from forged ones.',
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Header',
+				name: 'header',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. X-Webhook-Secret' },
+					{ displayName: 'Value', name: 'value', type: 'string', typeOptions: { password: true }, default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 5511999999999',
+		description: 'Phone of the network account the webhook is for. Empty: the Phone ID of the credential.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Phone ID',
+				name: 'phoneId',
+				type: 'string',
+				default: '',
+				description:
+					'Phone ID of the network account, sent as a query parameter. Used when the credential has no phone ID or permits another.',
+			},
+		],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endpoint = String(this.getNodeParameter('endpoint', itemIndex, '')).trim();
+	const refusal = endpointRefusal(endpoint);
+	if (refusal) throw new NodeOperationError(this.getNode(), `Endpoint ${refusal}`, { itemIndex });
+
+	const types = this.getNodeParameter('types', itemIndex, []) as string[];
+	if (!types.length) {
+		throw new NodeOperationError(this.getNode(), 'Subscription Types is empty: choose at least one, such as Messages', {
+			itemIndex,
+		});
+	}
+	const metaVersion = this.getNodeParameter('metaVersion', itemIndex, 'LATEST') as string;
+	if (!(WEBHOOK_META_VERSIONS as readonly string[]).includes(metaVersion)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Meta Version "${metaVersion}" is not one of ${WEBHOOK_META_VERSIONS.join(', ')}`,
+			{ itemIndex },
+		);
+	}
+	const pairs = this.getNodeParameter('customHeaders.header', itemIndex, []) as IDataObject[];
+	const headers = headersMap(pairs);
+	if ('error' in headers) {
+		throw new NodeOperationError(this.getNode(), `Custom Headers: ${headers.error}`, { itemIndex });
+	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const phoneIdQuery = String(options.phoneId ?? '').trim();
+	const phone =
+		String(this.getNodeParameter('phone', itemIndex, '')).trim() || (await getGatewaySettings.call(this)).phoneId;
+
+	const body: IDataObject = { meta_version: metaVersion, types, headers: headers.headers, endpoint };
+	// Without a phone here or on the credential, the gateway uses the phone of the API key's user.
+	if (phone) body.phone = phone;
+
+	const response = await gatewayRequest.call(this, {
+		endpoint: 'webhooks',
+		method: 'POST',
+		pathSuffix: '/',
+		qs: phoneIdQuery ? { [PHONE_ID_QUERY_PARAM]: phoneIdQuery } : undefined,
+		body,
+		itemIndex,
+	});
+	return normaliseWebhook(response.body);
+}

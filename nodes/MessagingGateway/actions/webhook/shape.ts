@@ -1,0 +1,54 @@
+/** Webhook requests and answers (spec sections 2.4, 4.2, 4.3). Pure logic, no n8n imports. */
+
+/**
+ * Response spellings of `meta_version` that mean a request value: the gateway's examples answer `LASTEST` for
+ * `LATEST` (spec section 2.4). Not yet in spec.ts: to move there beside WEBHOOK_META_VERSIONS.
+ */
+const META_VERSION_SPELLINGS: Record<string, string> = { LASTEST: 'LATEST' };
+
+/** A webhook as the node outputs it: `meta_version` spelled as in requests. */
+export function normaliseWebhook<T extends Record<string, unknown>>(webhook: T): T {
+	const version = webhook.meta_version;
+	if (typeof version !== 'string') return webhook;
+	const spelled = META_VERSION_SPELLINGS[version.trim().toUpperCase()];
+	return spelled ? { ...webhook, meta_version: spelled } : webhook;
+}
+
+/**
+ * Why the gateway could not deliver to this endpoint, or undefined when it is an https URL. The gateway needs a
+ * server with a valid TLS certificate (self-signed certificates are not supported), so plain http is refused.
+ */
+export function endpointRefusal(endpoint: string): string | undefined {
+	const trimmed = endpoint.trim();
+	if (!trimmed) return 'is empty: give the https address of the server that receives the notifications';
+	let url: URL;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		return `"${trimmed}" is not a URL: give an address such as https://n8n.example.com/webhook/…`;
+	}
+	if (url.protocol !== 'https:') {
+		return `"${trimmed}" is not an https address: the gateway delivers notifications only to servers with a valid TLS certificate (self-signed certificates are not supported)`;
+	}
+	return undefined;
+}
+
+/**
+ * The custom headers map from name/value pairs. Header names are case-insensitive, so a name given twice
+ * (in any letter case) is a mistake rather than a choice; it is returned as `duplicate`.
+ */
+export function headersMap(
+	pairs: Array<{ name?: unknown; value?: unknown }>,
+): { headers: Record<string, string> } | { error: string } {
+	const headers: Record<string, string> = {};
+	const seen = new Set<string>();
+	for (const [index, pair] of pairs.entries()) {
+		const name = String(pair.name ?? '').trim();
+		if (!name) return { error: `header ${index + 1} has no name` };
+		if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return { error: `"${name}" is not a valid header name` };
+		if (seen.has(name.toLowerCase())) return { error: `"${name}" is given twice` };
+		seen.add(name.toLowerCase());
+		headers[name] = String(pair.value ?? '');
+	}
+	return { headers };
+}
