@@ -3,7 +3,7 @@
  * carries, and what each failure becomes. A tiny node calls gatewayRequest with the parameters it is given, so that
  * these tests do not depend on any operation's fields.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
@@ -161,7 +161,7 @@ describe('gateway failures become NodeApiError with the gateway message, never t
 });
 
 describe('credential test (GET /api/Profiles, version 4.0)', () => {
-	const test = (data: IDataObject) =>
+	const test = (data: ICredentialDataDecryptedObject) =>
 		runCredentialTest({ node: new TransportProbe(), testName: 'messagingGatewayApiTest', credentials: data });
 
 	it('passes with the right key and a base URL with a trailing slash', async () => {
