@@ -54,6 +54,8 @@ export interface SandboxOptions {
 	keepBodiesUpToBytes?: number;
 	/** The clock of the template edit quota, in epoch milliseconds (tests move it forward). */
 	now?: () => number;
+	/** Only for tests of the 413 answer: the person-file limit is PERSON_FILE_MAX_BYTES (NOTES.md). */
+	personFileMaxBytes?: number;
 }
 
 export type FailureMode = '500' | '429' | 'drop' | 'non-json';
@@ -186,6 +188,7 @@ export class SandboxGateway implements Sandbox {
 	private readonly apiKeys: Set<string>;
 	private readonly keepBodiesUpTo: number;
 	private readonly now: () => number;
+	private readonly personFileMaxBytes: number;
 	private readonly failures = new Map<RouteName, PendingFailure[]>();
 	private readonly server: http.Server;
 	private mediaCounter = 0;
@@ -196,6 +199,7 @@ export class SandboxGateway implements Sandbox {
 		this.phoneId = options.phoneId ?? DEFAULT_PHONE_ID;
 		this.keepBodiesUpTo = options.keepBodiesUpToBytes ?? DEFAULT_KEEP_BODIES_UP_TO;
 		this.now = options.now ?? Date.now;
+		this.personFileMaxBytes = options.personFileMaxBytes ?? PERSON_FILE_MAX_BYTES;
 		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
 		this.server = http.createServer({ requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) => {
 			this.handle(req, res).catch((error: unknown) => {
@@ -346,7 +350,7 @@ export class SandboxGateway implements Sandbox {
 		let bytes = 0;
 		for await (const chunk of req as AsyncIterable<Buffer>) {
 			bytes += chunk.length;
-			if (bytes > PERSON_FILE_MAX_BYTES) {
+			if (bytes > this.personFileMaxBytes) {
 				kept = null;
 				continue; // Drained only: the answer will be 413.
 			}
@@ -544,10 +548,10 @@ export class SandboxGateway implements Sandbox {
 			const allowed = Object.values(PERSON_CONTENT_TYPES).join(' or ');
 			throw new GatewayError(415, `Unsupported Content-Type ${req.headers['content-type'] ?? '(none)'}: send ${allowed}`);
 		}
-		if (summary.bytes > PERSON_FILE_MAX_BYTES) {
+		if (summary.bytes > this.personFileMaxBytes) {
 			throw new GatewayError(
 				413,
-				`The file is ${summary.bytes} bytes: a person file is at most ${PERSON_FILE_MAX_BYTES} bytes, split larger ones`,
+				`The file is ${summary.bytes} bytes: a person file is at most ${this.personFileMaxBytes} bytes, split larger ones`,
 			);
 		}
 		if (summary.bytes === 0) throw invalid('body', 'is empty: send the file as the request body');
