@@ -1,0 +1,128 @@
+import { parse } from 'csv-parse/sync';
+import { text as streamText } from 'node:stream/consumers';
+
+import type { PersonRow } from '../../../nodes/MessagingGateway/persons/fields';
+import { planAutoMapping } from '../../../nodes/MessagingGateway/persons/mapping';
+import {
+	type PersonFilePartSummary,
+	RecordTooLargeError,
+	type SourceRecord,
+	splitPersonFile,
+} from '../../../nodes/MessagingGateway/persons/parts';
+import { isPersonRow, validatePersonRow } from '../../../nodes/MessagingGateway/persons/validation';
+import { csvFormat, jsonFormat, type PersonFileFormat } from '../../../nodes/MessagingGateway/persons/writers';
+
+function records(count: number, extra: (i: number) => Record<string, unknown> = () => ({})): SourceRecord[] {
+	const items = Array.from({ length: count }, (_, i) => ({
+		FirstName: `Pessoa ${i} ção`,
+		Email: `p${i}@example.com`,
+		note: i % 7 === 0 ? 'a;b\n"c"' : `n${i}`,
+		...extra(i),
+	}));
+	const mapping = planAutoMapping(items);
+	return items.map((json, itemIndex) => {
+		const row = validatePersonRow(mapping.map(json), itemIndex, []);
+		if (!isPersonRow(row)) throw new Error(JSON.stringify(row));
+		return { itemIndex, row };
+	});
+}
+
+/** Sends every part the way the upload does: reads each stream to its end before asking for the next part. */
+async function collect(
+	source: Iterable<SourceRecord> | AsyncIterable<SourceRecord>,
+	format: PersonFileFormat,
+	columns: PersonRow['columns'],
+	maxPartBytes: number,
+): Promise<Array<{ text: string; summary: PersonFilePartSummary }>> {
+	const parts = [];
+	for await (const part of splitPersonFile(source, { format, columns, maxPartBytes })) {
+		const text = await streamText(part.stream);
+		parts.push({ text, summary: await part.finished });
+	}
+	return parts;
+}
+
+describe('splitPersonFile', () => {
+	const source = records(50);
+	const columns = source[0].row.columns;
+
+	it('splits a CSV file into valid parts under the limit, each with the header, every record exactly once', async () => {
+		const parts = await collect(source, csvFormat, columns, 600);
+		expect(parts.length).toBeGreaterThan(3);
+		const emails: string[] = [];
+		for (const { text, summary } of parts) {
+			expect(Buffer.byteLength(text)).toBe(summary.bytes);
+			expect(summary.bytes).toBeLessThanOrEqual(600);
+			expect(text.startsWith('FirstName;Email;note:String\n')).toBe(true);
+			const rows = parse(text, { delimiter: ';', columns: true }) as Array<Record<string, string>>;
+			expect(rows).toHaveLength(summary.records);
+			emails.push(...rows.map((row) => row.Email));
+		}
+		expect(emails).toEqual(source.map((_, i) => `p${i}@example.com`));
+		expect(parts.map((p) => p.summary.index)).toEqual(parts.map((_, i) => i));
+	});
+
+	it('makes every JSON part a complete array', async () => {
+		const parts = await collect(source, jsonFormat, columns, 700);
+		expect(parts.length).toBeGreaterThan(3);
+		const all = parts.flatMap(({ text, summary }) => {
+			expect(summary.bytes).toBeLessThanOrEqual(700);
+			const array = JSON.parse(text) as Array<{ Email: string; customAttributes: { note: { Value: string } } }>;
+			expect(array).toHaveLength(summary.records);
+			return array;
+		});
+		expect(all.map((p) => p.Email)).toEqual(source.map((_, i) => `p${i}@example.com`));
+		expect(all[7].customAttributes.note.Value).toBe('a;b\n"c"');
+	});
+
+	it('names the items of each part as ranges, leaving out skipped items', async () => {
+		const withGaps = source.filter(({ itemIndex }) => itemIndex !== 3 && itemIndex !== 4);
+		const [only] = await collect(withGaps, csvFormat, columns, 1_000_000);
+		expect(only.summary.itemRanges).toEqual([
+			[0, 2],
+			[5, 49],
+		]);
+		expect(only.summary.records).toBe(48);
+	});
+
+	it('reads an asynchronous source as well', async () => {
+		async function* slowly() {
+			for (const record of source) {
+				await new Promise((resolve) => setImmediate(resolve));
+				yield record;
+			}
+		}
+		const parts = await collect(slowly(), csvFormat, columns, 600);
+		expect(parts.reduce((sum, p) => sum + p.summary.records, 0)).toBe(50);
+	});
+
+	it('yields no part for no record', async () => {
+		expect(await collect([], csvFormat, columns, 600)).toEqual([]);
+	});
+
+	it('fails with the item of a record larger than a part', async () => {
+		const big = records(3, (i) => ({ note: i === 1 ? 'x'.repeat(500) : 'small' }));
+		const attempt = collect(big, csvFormat, big[0].row.columns, 300);
+		await expect(attempt).rejects.toThrow(RecordTooLargeError);
+		await expect(attempt).rejects.toMatchObject({ itemIndex: 1 });
+	});
+
+	it('produces a part only as it is read', async () => {
+		let pulled = 0;
+		function* counting() {
+			for (const record of records(2000)) {
+				pulled++;
+				yield record;
+			}
+		}
+		const parts = splitPersonFile(counting(), { format: csvFormat, columns, maxPartBytes: 1_000_000 });
+		const first = await parts.next();
+		expect(first.done).toBe(false);
+		expect(pulled).toBe(1); // only the look-ahead that proves there is a part
+		const stream = first.value!.stream;
+		await new Promise((resolve) => stream.once('readable', resolve));
+		expect(pulled).toBeLessThan(2000); // one chunk, not the whole part
+		await streamText(stream);
+		expect(pulled).toBe(2000);
+	});
+});
