@@ -64,6 +64,23 @@ describe('checkTemplateComponents', () => {
 		expect(messages([body('Hi {{1}}')])[0]).toContain('{{1}} has no example value');
 	});
 
+	it('refuses more examples than placeholders, also on a body without placeholders', () => {
+		expect(messages([body('Hi {{1}}', ['Ana', 'Bo'])])).toEqual([
+			'BODY: The body text has 2 example values for 1 placeholder: give exactly one per placeholder',
+		]);
+		expect(messages([body('Hi', ['Ana'])])[0]).toContain('1 example value for 0 placeholders');
+	});
+
+	it('allows a URL button only the placeholder {{1}}', () => {
+		const buttons: TemplateComponent = {
+			type: 'BUTTONS',
+			buttons: [{ type: 'URL', text: 'Go', url: 'https://x.test/{{1}}/{{2}}', example: ['a', 'b'] }],
+		};
+		expect(messages([body('ok'), buttons])).toEqual([
+			'BUTTONS: The URL of button 1 has {{2}}: a URL button takes only the placeholder {{1}}',
+		]);
+	});
+
 	it('refuses placeholders that are not numbers', () => {
 		expect(messages([body('Hi {{name}}')])[0]).toBe(
 			'BODY: The body text has {{name}}: placeholders are numbered, written {{1}}, {{2}} and so on',

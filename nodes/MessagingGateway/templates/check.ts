@@ -59,6 +59,14 @@ export function checkTemplateComponents(components: TemplateComponent[], options
 				problems.push({ place: 'BUTTONS', message: `Button ${index + 1} is a URL button without a URL` });
 				return;
 			}
+			const other = scanPlaceholders(button.url).numbers.filter((n) => n !== 1);
+			if (other.length) {
+				problems.push({
+					place: 'BUTTONS',
+					message: `${label} has ${other.map(placeholder).join(', ')}: a URL button takes only the placeholder {{1}}`,
+				});
+				return;
+			}
 			problems.push(...checkPlaceholders('BUTTONS', label, button.url, button.example));
 		});
 	}
@@ -96,6 +104,14 @@ function checkPlaceholders(
 			place,
 			aspect: 'examples',
 			message: `${label}: ${withoutExample.map(placeholder).join(', ')} ${withoutExample.length === 1 ? 'has' : 'have'} no example value; give one per placeholder, in order (the network reviews the template with them)`,
+		});
+	}
+	const highest = numbers.length ? numbers[numbers.length - 1] : 0;
+	if (Array.isArray(examples) && examples.length > highest) {
+		problems.push({
+			place,
+			aspect: 'examples',
+			message: `${label} has ${examples.length} example value${examples.length === 1 ? '' : 's'} for ${highest} placeholder${highest === 1 ? '' : 's'}: give exactly one per placeholder`,
 		});
 	}
 	return problems;

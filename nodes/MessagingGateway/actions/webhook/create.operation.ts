@@ -78,7 +78,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 5511999999999',
-		description: 'Phone of the network account the webhook is for. Empty: the Phone ID of the credential.',
+		description: 'Phone of the network account the webhook is for. Empty: the Phone ID of the credential (or of the option below).',
 		displayOptions: { show },
 	},
 	{
@@ -128,11 +128,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const phoneIdQuery = String(options.phoneId ?? '').trim();
 	const phone =
-		String(this.getNodeParameter('phone', itemIndex, '')).trim() || (await getGatewaySettings.call(this)).phoneId;
+		String(this.getNodeParameter('phone', itemIndex, '')).trim() ||
+		(await getGatewaySettings.call(this)).phoneId ||
+		phoneIdQuery;
+	if (!phone) {
+		throw new NodeOperationError(this.getNode(), 'Phone is empty and the credential has no Phone ID', {
+			itemIndex,
+			description: 'The gateway needs the phone of the account the webhook is for: set Phone, or the credential’s Phone ID.',
+		});
+	}
 
-	const body: IDataObject = { meta_version: metaVersion, types, headers: headers.headers, endpoint };
-	// Without a phone here or on the credential, the gateway uses the phone of the API key's user.
-	if (phone) body.phone = phone;
+	const body: IDataObject = { phone, meta_version: metaVersion, types, headers: headers.headers, endpoint };
 
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'webhooks',
