@@ -50,8 +50,11 @@ export function rawRequest(
 	url: string,
 	options: { method: string; headers: Record<string, string>; body?: Buffer | string; chunkSize?: number },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+	const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
+	// An explicit length: Node sends a GET body without framing otherwise.
+	const headers = body ? { 'content-length': String(body.length), ...options.headers } : options.headers;
 	return new Promise((resolve, reject) => {
-		const request = http.request(url, { method: options.method, headers: options.headers }, (response) => {
+		const request = http.request(url, { method: options.method, headers }, (response) => {
 			const chunks: Buffer[] = [];
 			response.on('data', (chunk: Buffer) => chunks.push(chunk));
 			response.on('end', () =>
@@ -59,11 +62,11 @@ export function rawRequest(
 			);
 		});
 		request.on('error', reject);
-		const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
-		if (!body) return request.end();
-		// Small chunks put boundaries and quotes across chunk edges, as a slow network would.
-		const size = options.chunkSize ?? body.length;
-		for (let offset = 0; offset < body.length; offset += size) request.write(body.subarray(offset, offset + size));
+		if (body) {
+			// Small chunks put boundaries and quotes across chunk edges, as a slow network would.
+			const size = options.chunkSize ?? body.length;
+			for (let offset = 0; offset < body.length; offset += size) request.write(body.subarray(offset, offset + size));
+		}
 		request.end();
 	});
 }

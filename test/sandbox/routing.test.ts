@@ -187,7 +187,7 @@ describe('recorded requests', () => {
 
 	it('serves them, the state and a reset on the control API without a key', async () => {
 		await sendMessage(sandbox, VALID_MESSAGES.text);
-		const requests = await (await fetch(`${sandbox.url}/__sandbox/requests`)).json();
+		const requests = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ route: string }>;
 		expect(requests).toHaveLength(1);
 		expect(requests[0].route).toBe('messages');
 		const info = await (await fetch(`${sandbox.url}/__sandbox/info`)).json();
