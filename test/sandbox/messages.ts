@@ -33,12 +33,12 @@ export function validateMessage(body: unknown): MessageRequest {
 	const message = object(body, 'body');
 	if (message.status !== undefined) return validateMarkAsRead(message);
 
-	onlyKeys(message, '', ['messaging_product', 'recipient_type', 'to', 'type', ...MESSAGE_TYPES]);
 	required(message, '', ['messaging_product', 'recipient_type', 'to', 'type']);
 	oneOf(message.messaging_product, 'messaging_product', [CHANNEL]);
 	oneOf(message.recipient_type, 'recipient_type', ['individual']);
 	const to = matching(message.to, 'to', PHONE_PATTERN, 'a phone number in international digits (8 to 15 digits, no +)');
 	const type = oneOf(message.type, 'type', MESSAGE_TYPES);
+	onlyKeys(message, '', ['messaging_product', 'recipient_type', 'to', 'type', ...MESSAGE_TYPES]);
 	for (const other of MESSAGE_TYPES) {
 		if (other !== type && message[other] !== undefined) {
 			throw invalid(other, `must not be present when type is '${type}' (the object must be named after type)`);
