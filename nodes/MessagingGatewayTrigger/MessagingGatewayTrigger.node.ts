@@ -227,7 +227,7 @@ export class MessagingGatewayTrigger implements INodeType {
 						endpoint: 'webhooks',
 						method: 'POST',
 						pathSuffix: '/',
-						qs: settings.phone !== '' ? { [PHONE_ID_QUERY_PARAM]: settings.phone } : undefined,
+						qs: { [PHONE_ID_QUERY_PARAM]: settings.phone },
 						body: creationBody(settings, secret),
 					});
 				} catch (error) {
@@ -338,6 +338,12 @@ async function registrationSettings(
 	if (typeof headers === 'string') throw new NodeOperationError(this.getNode(), `Extra Headers: ${headers}`);
 
 	const { baseUrl, phoneId } = await getGatewaySettings.call(this);
+	if (phoneId === '') {
+		throw new NodeOperationError(this.getNode(), 'The Messaging Gateway credential has no Phone ID', {
+			description:
+				'The gateway registers a webhook for the phone of one network account: open the credential and set its Phone ID.',
+		});
+	}
 	return { settings: { endpoint, types, metaVersion, phone: phoneId, headers }, baseUrl };
 }
 

@@ -23,7 +23,7 @@ export interface RegistrationSettings {
 	endpoint: string;
 	types: string[];
 	metaVersion: MetaVersion;
-	/** The credential's phone id; empty when the API key belongs to one phone. */
+	/** The credential's phone id (the gateway needs the phone of the account the webhook is for). */
 	phone: string;
 	/** The user's extra headers, names lower-cased. */
 	headers: Record<string, string>;
@@ -51,7 +51,7 @@ export function newWebhookSecret(): string {
 /** The body of `POST /api/Webhooks/`: the user's headers plus the secret header. */
 export function creationBody(settings: RegistrationSettings, secret: string) {
 	return {
-		...(settings.phone !== '' && { phone: settings.phone }),
+		phone: settings.phone,
 		meta_version: settings.metaVersion,
 		types: settings.types,
 		headers: { ...settings.headers, [SECRET_HEADER]: secret },

@@ -220,6 +220,19 @@ describe('activation and deactivation', () => {
 		expect(staticData).toEqual({});
 	});
 
+	it('a credential without Phone ID is refused before calling the gateway', async () => {
+		const promise = runHook({
+			node,
+			parameters: {},
+			credentials: { messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: '', baseUrl: sandbox.url } },
+			staticData: {},
+			method: 'create',
+			webhookUrl: WEBHOOK_URL,
+		});
+		await expect(promise).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringContaining('Phone ID') });
+		expect(routesCalled()).toEqual([]);
+	});
+
 	it('extra headers that would break the registration are refused before calling the gateway', async () => {
 		const bad = { options: { extraHeaders: { header: [{ name: SECRET_HEADER, value: 'mine' }] } } };
 		await expect(hook('create', {}, bad)).rejects.toMatchObject({ name: 'NodeOperationError' });
@@ -394,7 +407,7 @@ describe('the webhook handler', () => {
 		expect(itemsOf(run)).toHaveLength(1);
 	});
 
-	it.each([
+	it.each<[string, { body?: unknown; rawBody?: Buffer; headers?: Record<string, string> }, string]>([
 		['a body that is not JSON', { rawBody: Buffer.from('messages=hello'), headers: { 'content-type': 'text/plain' } }, 'not JSON'],
 		['broken JSON', { rawBody: Buffer.from('{"messages": ['), headers: { 'content-type': 'application/json' } }, 'not JSON'],
 		['an empty body', { rawBody: Buffer.from('') }, 'Not a notification'],

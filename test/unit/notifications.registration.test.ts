@@ -49,10 +49,6 @@ describe('the creation body', () => {
 		});
 	});
 
-	it('leaves the phone out when the credential has none', () => {
-		expect(creationBody({ ...SETTINGS, phone: '' }, SECRET)).not.toHaveProperty('phone');
-	});
-
 	it('a new secret is 32 random bytes in hex, different each time', () => {
 		const first = newWebhookSecret();
 		expect(first).toMatch(/^[0-9a-f]{64}$/);
