@@ -122,7 +122,7 @@ function validateButtons(component: Record<string, unknown>, path: string): void
 /** Ids look like the network's: 15 digits. */
 export function newTemplateId(existing: Map<string, unknown>): string {
 	let id: string;
-	do id = String(randomInt(100_000_000_000_000, 999_999_999_999_999));
+	do id = `${randomInt(1, 10)}${String(randomInt(0, 1e7)).padStart(7, '0')}${String(randomInt(0, 1e7)).padStart(7, '0')}`;
 	while (existing.has(id));
 	return id;
 }
