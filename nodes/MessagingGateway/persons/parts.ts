@@ -38,7 +38,8 @@ export interface PersonFilePart {
 
 export interface SplitOptions {
 	format: PersonFileFormat;
-	columns: PersonColumns;
+	/** The columns of the CSV header; by default those of the first record (JSON records carry their own). */
+	columns?: PersonColumns;
 	/** Largest part in bytes; PERSON_FILE_MAX_BYTES unless set (tests use small parts). */
 	maxPartBytes?: number;
 }
@@ -207,7 +208,8 @@ export async function* splitPersonFile(
 		const first = await source.next();
 		if (first === undefined) return;
 		source.putBack(first);
-		const stream = new PartStream(index, source, options.format, options.columns, maxPartBytes);
+		const columns = options.columns ?? first.row.columns;
+		const stream = new PartStream(index, source, options.format, columns, maxPartBytes);
 		yield { index, stream, finished: stream.finished };
 		await stream.finished;
 	}

@@ -25,7 +25,7 @@ function validRows(items = ITEMS): PersonRow[] {
 	});
 }
 
-const EXPECTED = [
+const EXPECTED: Array<Record<string, string>> = [
 	{
 		FirstName: 'Ana; Maria',
 		LastName: 'O"Neil',
@@ -56,7 +56,7 @@ describe('CSV writer', () => {
 			const cells: Record<string, string> = {};
 			for (const header of text.split('\n')[0].split(';')) {
 				const name = header.split(':')[0];
-				cells[header] = (record as Record<string, string>)[name] ?? '';
+				cells[header] = record[name] ?? '';
 			}
 			return cells;
 		});
