@@ -375,7 +375,8 @@ async function readJsonBody(this: IWebhookFunctions): Promise<unknown> {
 
 	const request = this.getRequestObject() as unknown as { rawBody?: unknown; readRawBody?: () => Promise<void> };
 	if (request.rawBody === undefined && typeof request.readRawBody === 'function') await request.readRawBody();
-	const raw = Buffer.isBuffer(request.rawBody) ? request.rawBody.toString('utf8') : typeof body === 'string' ? body : '';
+	let raw = typeof body === 'string' ? body : '';
+	if (Buffer.isBuffer(request.rawBody)) raw = request.rawBody.toString('utf8');
 	if (raw.trim() === '') return body ?? {};
 	try {
 		return JSON.parse(raw) as unknown;

@@ -2,14 +2,14 @@
  * Notifications delivered to a registered webhook → flat items for the trigger. Pure: no n8n imports.
  *
  * The gateway sends Meta's `value` object alone (NOTES.md); Meta's full envelope
- * `{ object, entry: [{ changes: [{ field, value }] }] }` is accepted too and unwrapped. The kind of a `value` is told by
- * its keys: `messages` (incoming messages), `statuses` (sent / delivered / read / failed of outgoing messages),
+ * `{ object, entry: [{ changes: [{ field, value }] }] }` is accepted too and unwrapped. The kind of a `value` is told
+ * by its keys: `messages` (incoming messages), `statuses` (sent / delivered / read / failed of outgoing messages),
  * `event` + `message_template_id` (template status update), `errors` (errors not tied to a message).
  */
 
 type JsonObject = Record<string, unknown>;
 
-/** One item per incoming message. Every key is always present (null when it does not apply), so expressions are stable. */
+/** One item per incoming message. Every key is always there (null when it does not apply): expressions stay stable. */
 export interface MessageItem {
 	event: 'message';
 	messageId: string | null;
@@ -231,7 +231,8 @@ function textAndReplyId(type: string | null, typed: JsonObject): { text: string 
 			return { text: stringOrNull(typed.body), replyId: null };
 		case 'interactive': {
 			// button_reply or list_reply; other interactive replies (flows) carry neither
-			const reply = typeof typed.type === 'string' && isObject(typed[typed.type]) ? (typed[typed.type] as JsonObject) : {};
+			const reply =
+				typeof typed.type === 'string' && isObject(typed[typed.type]) ? (typed[typed.type] as JsonObject) : {};
 			return { text: stringOrNull(reply.title), replyId: stringOrNull(reply.id) };
 		}
 		case 'button':

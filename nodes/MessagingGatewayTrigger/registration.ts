@@ -120,7 +120,8 @@ export function isStoredRegistrationCurrent(
 	const listed = forThisUrl.find((webhook) => webhook.id === stored.webhookId);
 	if (!listed) return false;
 	if (stored.registrationFingerprint !== registrationFingerprint(settings)) return false;
-	if (listed.metaVersion !== undefined && listed.metaVersion !== normaliseMetaVersion(settings.metaVersion)) return false;
+	const listedVersion = listed.metaVersion;
+	if (listedVersion !== undefined && listedVersion !== normaliseMetaVersion(settings.metaVersion)) return false;
 	if (listed.headers !== undefined) {
 		const secret = headerValue(listed.headers, SECRET_HEADER);
 		if (secret === undefined || !secretMatches(secret, stored.webhookSecret)) return false;

@@ -64,14 +64,24 @@ async function activate(staticData: IDataObject, parameters: INodeParameters = {
 const routesCalled = () => sandbox.requests.map((request) => request.route);
 const registered = () => [...sandbox.state.webhooks.values()];
 
-function webhook(staticData: IDataObject, request: { headers?: Record<string, string>; body?: unknown; rawBody?: Buffer }, parameters: INodeParameters = {}) {
+interface WebhookRequest {
+	headers?: Record<string, string>;
+	body?: unknown;
+	rawBody?: Buffer;
+}
+
+function webhook(staticData: IDataObject, request: WebhookRequest, parameters: INodeParameters = {}) {
 	return runWebhook({ node, parameters, credentials: credentials(), staticData, request });
 }
 
 const withSecret = (staticData: IDataObject) => ({ [SECRET_HEADER]: String(staticData.webhookSecret) });
 
+/** A request as the gateway sends it: the registered secret header and a JSON notification. */
+const fromGateway = (staticData: IDataObject, body: unknown, parameters: INodeParameters = {}) =>
+	webhook(staticData, { headers: withSecret(staticData), body }, parameters);
+
 describe('activation and deactivation', () => {
-	it('registers once: messages, LATEST, the credential phone (body and query), the URL and a secret header', async () => {
+	it('registers once: messages, LATEST, the credential phone (body and query), the URL, a secret header', async () => {
 		const staticData: IDataObject = {};
 		expect(await activate(staticData)).toBe('created');
 
@@ -130,7 +140,14 @@ describe('activation and deactivation', () => {
 	it('the registered headers are the extra headers plus the secret', async () => {
 		const staticData: IDataObject = {};
 		await activate(staticData, {
-			options: { extraHeaders: { header: [{ name: 'X-Team', value: 'support' }, { name: 'Authorization', value: 'Bearer t' }] } },
+			options: {
+				extraHeaders: {
+					header: [
+						{ name: 'X-Team', value: 'support' },
+						{ name: 'Authorization', value: 'Bearer t' },
+					],
+				},
+			},
 		});
 		expect(registered()[0].headers).toEqual({
 			'x-team': 'support',
@@ -140,7 +157,7 @@ describe('activation and deactivation', () => {
 		expect(registered()[0].types).toEqual(['messages']);
 	});
 
-	it('a registration for this URL that the node does not know (lost static data) is replaced, not duplicated', async () => {
+	it('a registration for this URL unknown to the node (lost static data) is replaced, not duplicated', async () => {
 		await activate({});
 		const [orphan] = registered();
 		const staticData: IDataObject = {};
@@ -196,11 +213,11 @@ describe('activation and deactivation', () => {
 
 	it('a webhook URL that is not https is refused with how to fix it', async () => {
 		const staticData: IDataObject = {};
-		const promise = hook('create', staticData, {}, 'http://n8n.example.com/webhook/x/webhook', 'https://gateway.example.com');
-		await expect(promise).rejects.toThrow(/only delivers to https addresses.*http:\/\/n8n\.example\.com/);
-		await expect(
-			hook('create', staticData, {}, 'http://n8n.example.com/webhook/x/webhook', 'https://gateway.example.com'),
-		).rejects.toMatchObject({
+		const activateAt = (url: string) => hook('create', staticData, {}, url, 'https://gateway.example.com');
+		await expect(activateAt('http://n8n.example.com/webhook/x/webhook')).rejects.toThrow(
+			/only delivers to https addresses.*http:\/\/n8n\.example\.com/,
+		);
+		await expect(activateAt('http://n8n.example.com/webhook/x/webhook')).rejects.toMatchObject({
 			name: 'NodeOperationError',
 			description: expect.stringContaining('WEBHOOK_URL'),
 		});
@@ -229,7 +246,10 @@ describe('activation and deactivation', () => {
 			method: 'create',
 			webhookUrl: WEBHOOK_URL,
 		});
-		await expect(promise).rejects.toMatchObject({ name: 'NodeOperationError', message: expect.stringContaining('Phone ID') });
+		await expect(promise).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: expect.stringContaining('Phone ID'),
+		});
 		expect(routesCalled()).toEqual([]);
 	});
 
@@ -317,7 +337,7 @@ describe('the webhook handler', () => {
 	const itemsOf = (run: RunWebhookResult) => (run.result.workflowData?.[0] ?? []).map((item) => item.json);
 
 	it.each(SAMPLES)('sample %s: exact items, statuses on', async (_file, notification) => {
-		const run = await webhook(staticData, { headers: withSecret(staticData), body: notification }, { options: { statusUpdates: 'all' } });
+		const run = await fromGateway(staticData, notification, { options: { statusUpdates: 'all' } });
 		const parsed = parseNotification(notification);
 		if (!parsed.isNotification) throw new Error('every sample is a notification');
 		expect(parsed.items.length).toBeGreaterThan(0);
@@ -327,7 +347,7 @@ describe('the webhook handler', () => {
 
 	it('an incoming text sample, item by item', async () => {
 		const notification = sample('incoming-text.value.json');
-		const run = await webhook(staticData, { headers: withSecret(staticData), body: notification });
+		const run = await fromGateway(staticData, notification);
 		expect(itemsOf(run)).toEqual([
 			{
 				event: 'message',
@@ -352,7 +372,7 @@ describe('the webhook handler', () => {
 	});
 
 	it('status updates are off by default: a status notification starts nothing and is answered 200', async () => {
-		const run = await webhook(staticData, { headers: withSecret(staticData), body: sample('status-delivered.value.json') });
+		const run = await fromGateway(staticData, sample('status-delivered.value.json'));
 		expect(run.result.workflowData).toBeUndefined();
 		expect(run.result.noWebhookResponse).toBeFalsy();
 		expect(run.response.written).toBe(false);
@@ -360,9 +380,9 @@ describe('the webhook handler', () => {
 
 	it('chosen statuses only', async () => {
 		const parameters = { options: { statusUpdates: 'chosen', statuses: ['failed'] } };
-		const failed = await webhook(staticData, { headers: withSecret(staticData), body: sample('status-failed.value.json') }, parameters);
+		const failed = await fromGateway(staticData, sample('status-failed.value.json'), parameters);
 		expect(itemsOf(failed)).toMatchObject([{ event: 'status', status: 'failed', errorCode: 131047 }]);
-		const delivered = await webhook(staticData, { headers: withSecret(staticData), body: sample('status-delivered.value.json') }, parameters);
+		const delivered = await fromGateway(staticData, sample('status-delivered.value.json'), parameters);
 		expect(itemsOf(delivered)).toEqual([]);
 	});
 
@@ -377,8 +397,10 @@ describe('the webhook handler', () => {
 
 	it('the raw notification is added on request', async () => {
 		const notification = sample('incoming-text.meta-envelope.json');
-		const run = await webhook(staticData, { headers: withSecret(staticData), body: notification }, { options: { includeRawPayload: true } });
-		expect(itemsOf(run)).toEqual([expect.objectContaining({ messageId: 'wamid.ENVELOPE0001', rawNotification: notification })]);
+		const run = await fromGateway(staticData, notification, { options: { includeRawPayload: true } });
+		expect(itemsOf(run)).toEqual([
+			expect.objectContaining({ messageId: 'wamid.ENVELOPE0001', rawNotification: notification }),
+		]);
 	});
 
 	it.each([
@@ -407,16 +429,22 @@ describe('the webhook handler', () => {
 		expect(itemsOf(run)).toHaveLength(1);
 	});
 
-	it.each<[string, { body?: unknown; rawBody?: Buffer; headers?: Record<string, string> }, string]>([
-		['a body that is not JSON', { rawBody: Buffer.from('messages=hello'), headers: { 'content-type': 'text/plain' } }, 'not JSON'],
-		['broken JSON', { rawBody: Buffer.from('{"messages": ['), headers: { 'content-type': 'application/json' } }, 'not JSON'],
+	const text = { 'content-type': 'text/plain' };
+	const json = { 'content-type': 'application/json' };
+	it.each<[string, WebhookRequest, string]>([
+		['a body that is not JSON', { rawBody: Buffer.from('messages=hello'), headers: text }, 'not JSON'],
+		['broken JSON', { rawBody: Buffer.from('{"messages": ['), headers: json }, 'not JSON'],
 		['an empty body', { rawBody: Buffer.from('') }, 'Not a notification'],
 		['JSON that is no notification', { body: { hello: 'world' } }, 'Not a notification'],
 		['a JSON array', { body: [sample('incoming-text.value.json')] }, 'Not a notification'],
 	])('%s: 400, no execution', async (_label, request, message) => {
 		const run = await webhook(staticData, { ...request, headers: { ...withSecret(staticData), ...request.headers } });
 		expect(run.result).toEqual({ noWebhookResponse: true });
-		expect(run.response).toMatchObject({ written: true, statusCode: 400, body: { message: expect.stringContaining(message) } });
+		expect(run.response).toMatchObject({
+			written: true,
+			statusCode: 400,
+			body: { message: expect.stringContaining(message) },
+		});
 	});
 
 	it('the secret is checked before the body: a forged malformed request is 401', async () => {

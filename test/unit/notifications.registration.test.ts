@@ -88,10 +88,20 @@ describe('the listed webhooks', () => {
 		expect(
 			listedWebhooks({
 				success: true,
-				webhooks: [listed(), listed({ id: 'wh-2', meta_version: 'v11', headers: undefined }), { endpoint: ENDPOINT }, 'x'],
+				webhooks: [
+					listed(),
+					listed({ id: 'wh-2', meta_version: 'v11', headers: undefined }),
+					{ endpoint: ENDPOINT },
+					'x',
+				],
 			}),
 		).toEqual([
-			{ id: 'wh-1', endpoint: ENDPOINT, metaVersion: 'LATEST', headers: { 'x-team': 'support', [SECRET_HEADER]: SECRET } },
+			{
+				id: 'wh-1',
+				endpoint: ENDPOINT,
+				metaVersion: 'LATEST',
+				headers: { 'x-team': 'support', [SECRET_HEADER]: SECRET },
+			},
 			{ id: 'wh-2', endpoint: ENDPOINT, metaVersion: 'v11', headers: undefined },
 		]);
 		expect(listedWebhooks({ success: true })).toEqual([]);
@@ -100,7 +110,11 @@ describe('the listed webhooks', () => {
 
 	it('finds the registrations of this URL, with or without a trailing slash', () => {
 		const webhooks = listedWebhooks({
-			webhooks: [listed(), listed({ id: 'wh-2', endpoint: `${ENDPOINT}/` }), listed({ id: 'wh-3', endpoint: 'https://x.example/' })],
+			webhooks: [
+				listed(),
+				listed({ id: 'wh-2', endpoint: `${ENDPOINT}/` }),
+				listed({ id: 'wh-3', endpoint: 'https://x.example/' }),
+			],
 		});
 		expect(registrationsFor(webhooks, ENDPOINT).map((webhook) => webhook.id)).toEqual(['wh-1', 'wh-2']);
 	});
@@ -117,9 +131,15 @@ describe('the listed webhooks', () => {
 });
 
 describe('whether the stored registration is kept', () => {
-	const stored = { webhookId: 'wh-1', webhookSecret: SECRET, registrationFingerprint: registrationFingerprint(SETTINGS) };
-	const current = (list: unknown[], storedRegistration: object = stored, settings = SETTINGS) =>
-		isStoredRegistrationCurrent(storedRegistration, registrationsFor(listedWebhooks({ webhooks: list }), ENDPOINT), settings);
+	const stored = {
+		webhookId: 'wh-1',
+		webhookSecret: SECRET,
+		registrationFingerprint: registrationFingerprint(SETTINGS),
+	};
+	const current = (list: unknown[], storedRegistration: object = stored, settings = SETTINGS) => {
+		const forThisUrl = registrationsFor(listedWebhooks({ webhooks: list }), ENDPOINT);
+		return isStoredRegistrationCurrent(storedRegistration, forThisUrl, settings);
+	};
 
 	it('kept when listed for this URL with the same settings and the secret', () => {
 		expect(current([listed()])).toBe(true);
@@ -149,7 +169,11 @@ describe('whether the stored registration is kept', () => {
 
 describe('extra headers typed by the user', () => {
 	it('are lower-cased and kept', () => {
-		expect(userHeaders([{ name: ' X-Team ', value: 'support' }, { name: 'Authorization', value: 'Bearer t' }])).toEqual({
+		const typed = [
+			{ name: ' X-Team ', value: 'support' },
+			{ name: 'Authorization', value: 'Bearer t' },
+		];
+		expect(userHeaders(typed)).toEqual({
 			'x-team': 'support',
 			authorization: 'Bearer t',
 		});

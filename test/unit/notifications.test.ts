@@ -407,7 +407,9 @@ describe('each type of incoming message', () => {
 	});
 
 	it('contacts: the cards stay in the original message', () => {
-		const contacts = [{ name: { formatted_name: 'Davi Reis', first_name: 'Davi' }, phones: [{ phone: '+55 11 9', type: 'CELL' }] }];
+		const contacts = [
+			{ name: { formatted_name: 'Davi Reis', first_name: 'Davi' }, phones: [{ phone: '+55 11 9', type: 'CELL' }] },
+		];
 		const message = { ...base, type: 'contacts', contacts };
 		expect(onlyMessageItem(message)).toEqual({
 			...NO_MESSAGE_FIELDS,
@@ -444,7 +446,7 @@ describe('each type of incoming message', () => {
 		expect(onlyMessageItem(message)).toMatchObject({ type: 'interactive', text: 'Não', replyId: 'b-no' });
 	});
 
-	it('button (quick reply of a template): button text as text, payload as replyId, the template message as context', () => {
+	it('button (quick reply of a template): its text, its payload as replyId, the template as context', () => {
 		const message = {
 			...base,
 			context: { from: '5511900001111', id: 'wamid.TEMPLATE1' },
@@ -494,7 +496,8 @@ describe('each type of incoming message', () => {
 			timestamp: '2025-11-22T08:26:40.000Z',
 			timestampUnix: 1763800000,
 		});
-		expect(onlyMessageItem({ from: '5511988887777', id: 'wamid.X2', type: 'text', text: { body: 'a' } })).toMatchObject({
+		const withoutTimestamp = { from: '5511988887777', id: 'wamid.X2', type: 'text', text: { body: 'a' } };
+		expect(onlyMessageItem(withoutTimestamp)).toMatchObject({
 			timestamp: null,
 			timestampUnix: null,
 		});
@@ -532,7 +535,12 @@ describe('several messages, contacts, entries and changes', () => {
 				{
 					id: 'WABA1',
 					changes: [
-						{ field: 'messages', value: incoming([{ from: '5511988887777', id: 'wamid.1', timestamp: '1', type: 'text', text: { body: 'um' } }]) },
+						{
+							field: 'messages',
+							value: incoming([
+								{ from: '5511988887777', id: 'wamid.1', timestamp: '1', type: 'text', text: { body: 'um' } },
+							]),
+						},
 						{ field: 'messages', value: SAMPLES['status-delivered.value.json'] },
 					],
 				},
@@ -558,7 +566,11 @@ describe('several messages, contacts, entries and changes', () => {
 		};
 		const parsed = parseNotification(payload);
 		expect(parsed).toMatchObject({ isNotification: true, form: 'envelope' });
-		const summary = itemsOf(payload).map((item) => [item.event, item.messageId ?? item.templateId, item.phoneNumberId ?? null]);
+		const summary = itemsOf(payload).map((item) => [
+			item.event,
+			item.messageId ?? item.templateId,
+			item.phoneNumberId ?? null,
+		]);
 		expect(summary).toEqual([
 			['message', 'wamid.1', '104857600000001'],
 			['status', 'wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABEYEjgxQkVF', '104857600000001'],
@@ -570,9 +582,11 @@ describe('several messages, contacts, entries and changes', () => {
 
 	it('an envelope change of another subscription field is passed on under its field name', () => {
 		const value = { phone_number: '5511900001111', event: 'VERIFIED_ACCOUNT' };
-		expect(
-			parseNotification({ object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field: 'account_update', value }] }] }),
-		).toEqual({
+		const envelope = {
+			object: 'whatsapp_business_account',
+			entry: [{ id: 'W', changes: [{ field: 'account_update', value }] }],
+		};
+		expect(parseNotification(envelope)).toEqual({
 			isNotification: true,
 			form: 'envelope',
 			items: [{ event: 'account_update', field: 'account_update', value }],
@@ -608,7 +622,7 @@ describe('what is not a notification', () => {
 		['messages that is no list', { messaging_product: 'whatsapp', metadata: METADATA, messages: 'hi' }],
 		['a template event without id', { event: 'APPROVED' }],
 		['an envelope with no entries', { object: 'whatsapp_business_account', entry: [] }],
-		['an envelope of garbage entries', { object: 'whatsapp_business_account', entry: [1, 'x', { changes: [null, 3] }] }],
+		['an envelope of garbage entries', { object: 'whatsapp', entry: [1, 'x', { changes: [null, 3] }] }],
 		['an envelope whose object is no string', { object: 3, entry: [{ changes: [{ field: 'messages', value: {} }] }] }],
 	])('%s', (_label, payload) => {
 		const parsed = parseNotification(payload);
@@ -657,7 +671,8 @@ describe('filters', () => {
 			'wamid.S2',
 			'wamid.S3',
 		]);
-		expect(ids(filterNotificationItems(items, { statusUpdates: 'chosen', statuses: [] }))).toEqual(['wamid.T', 'wamid.I']);
+		const noneChosen = filterNotificationItems(items, { statusUpdates: 'chosen', statuses: [] });
+		expect(ids(noneChosen)).toEqual(['wamid.T', 'wamid.I']);
 	});
 
 	it('chosen message types only; status updates are not message types', () => {
@@ -672,6 +687,7 @@ describe('filters', () => {
 
 	it('template status updates are always kept', () => {
 		const templateItems = itemsOf(SAMPLES['template-status.value.json']);
-		expect(filterNotificationItems(templateItems, { messageTypes: ['text'], statusUpdates: 'none' })).toEqual(templateItems);
+		const kept = filterNotificationItems(templateItems, { messageTypes: ['text'], statusUpdates: 'none' });
+		expect(kept).toEqual(templateItems);
 	});
 });
