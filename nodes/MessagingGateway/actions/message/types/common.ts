@@ -3,7 +3,7 @@
  * recipient number cleaning, and small readers that turn editor or expression values into checked strings.
  * Pure: `import type` only from n8n-workflow, so the builders are tested without n8n.
  */
-import type { IDisplayOptions } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { CHANNEL, type MessageType } from '../../../../gateway/spec';
 
@@ -60,6 +60,19 @@ export type MessageTypeChoice =
 export function showForMessageTypes(choices: MessageTypeChoice[], extra: IDisplayOptions['show'] = {}): IDisplayOptions {
 	return { show: { resource: ['message'], operation: ['send'], messageType: choices, ...extra } };
 }
+
+/** The recipient of Send and of Send and Wait for Response. */
+export const recipientField: INodeProperties = {
+	displayName: 'Recipient Phone Number',
+	name: 'recipientPhoneNumber',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. +55 11 98888-7777',
+	description:
+		'Phone number of the recipient with its country code. Spaces, dashes and brackets are fine; they are removed before sending.',
+	displayOptions: { show: { resource: ['message'], operation: ['send', 'sendAndWait'] } },
+};
 
 const MIN_RECIPIENT_DIGITS = 8;
 const MAX_RECIPIENT_DIGITS = 15;

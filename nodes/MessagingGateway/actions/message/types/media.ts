@@ -92,8 +92,31 @@ export interface MediaParams {
 
 export type MediaSource = { source: 'id'; mediaId: string } | { source: 'binary'; binaryPropertyName: string };
 
-/** Where the media comes from, checked before any upload or send. */
-export function readMediaSource(params: MediaParams): MediaSource {
+/** Everything of a media message but the uploaded id: read and checked before any upload or send. */
+export interface MediaInput {
+	kind: MediaKind;
+	from: MediaSource;
+	/** Documents only; '' when empty. */
+	caption: string;
+	/** Documents only; '' when empty, then the binary's file name is used. */
+	filename: string;
+}
+
+export function isMediaKind(value: unknown): value is MediaKind {
+	return (MEDIA_KINDS as readonly unknown[]).includes(value);
+}
+
+export function readMediaInput(kind: MediaKind, params: MediaParams): MediaInput {
+	const isDocument = kind === 'document';
+	return {
+		kind,
+		from: readMediaSource(params),
+		caption: isDocument ? optionalText(params.documentCaption, 'Caption') : '',
+		filename: isDocument ? optionalText(params.documentFilename, 'File Name') : '',
+	};
+}
+
+function readMediaSource(params: MediaParams): MediaSource {
 	if (params.mediaSource === 'id') {
 		const mediaId = requiredText(params.mediaId, 'Media ID', 'enter the ID returned by a media upload');
 		if (/\s/.test(mediaId)) throw new MessageInputError('Media ID', `"${mediaId}" contains spaces; a media ID never does`);
@@ -108,23 +131,23 @@ export function readMediaSource(params: MediaParams): MediaSource {
 }
 
 export type MediaObject = { id: string; caption?: string; filename?: string };
-export type MediaPayload = MessagePayload<MediaKind, MediaObject>;
-
-export function isMediaKind(value: unknown): value is MediaKind {
-	return (MEDIA_KINDS as readonly unknown[]).includes(value);
-}
+export type MediaPayload = { [K in MediaKind]: MessagePayload<K, MediaObject> }[MediaKind];
 
 /**
- * The payload for an uploaded or existing media id. `fileName` is the uploaded binary's name, the default file name
+ * The payload once the media id is known. `uploadedFileName` is the uploaded binary's name, the default file name
  * of a document. Caption and file name exist for documents only (spec 2.2); empty ones are left out.
  */
-export function build(kind: MediaKind, mediaId: string, params: MediaParams, fileName?: string): MediaPayload {
+export function build(input: MediaInput, mediaId: string, uploadedFileName = ''): MediaPayload {
+	const { kind } = input;
 	// The computed key loses the link between `type` and the object's name that MediaPayload states.
 	if (kind !== 'document') return { type: kind, [kind]: { id: mediaId } } as MediaPayload;
-	const caption = optionalText(params.documentCaption, 'Caption');
-	const filename = optionalText(params.documentFilename, 'File Name') || (fileName ?? '').trim();
+	const filename = input.filename || uploadedFileName.trim();
 	return {
 		type: 'document',
-		document: { id: mediaId, ...(caption === '' ? {} : { caption }), ...(filename === '' ? {} : { filename }) },
+		document: {
+			id: mediaId,
+			...(input.caption === '' ? {} : { caption: input.caption }),
+			...(filename === '' ? {} : { filename }),
+		},
 	};
 }

@@ -1,0 +1,74 @@
+/**
+ * Message resource (`POST /api/Messages`, version 5.0): send every message type of spec 2.2, mark a received
+ * message as read, or send a question and wait for the recipient's answer.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as markAsRead from './markAsRead.operation';
+import * as send from './send.operation';
+import * as sendAndWait from './sendAndWait.operation';
+import { recipientField } from './types/common';
+
+export const operations = { send, markAsRead, sendAndWait };
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['message'] } },
+	options: [
+		{
+			name: 'Mark as Read',
+			value: 'markAsRead',
+			action: 'Mark a message as read',
+			description: 'Mark a received message as read (blue ticks)',
+		},
+		{ name: 'Send', value: 'send', action: 'Send a message', description: 'Send a message of any type' },
+		{
+			name: 'Send and Wait for Response',
+			value: 'sendAndWait',
+			action: 'Send a message and wait for response',
+			description: 'Send a question and pause the workflow until the recipient answers through a link',
+		},
+	],
+	default: 'send',
+};
+
+/** Read by the router: items per batch and the pause between batches, for large runs under rate limits. */
+const batchingField: INodeProperties = {
+	displayName: 'Batching',
+	name: 'batching',
+	type: 'collection',
+	placeholder: 'Add Batching Option',
+	default: {},
+	description: 'Send in batches with a pause between them, to stay under the rate limits of the network',
+	displayOptions: { show: { resource: ['message'], operation: ['send', 'markAsRead'] } },
+	options: [
+		{
+			displayName: 'Batch Interval (Ms)',
+			name: 'batchInterval',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 1000,
+			description: 'Pause between batches in milliseconds',
+		},
+		{
+			displayName: 'Items per Batch',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Number of items sent before each pause',
+		},
+	],
+};
+
+export const description: INodeProperties[] = [
+	operationField,
+	recipientField,
+	...send.description,
+	...markAsRead.description,
+	...sendAndWait.description,
+	batchingField,
+];

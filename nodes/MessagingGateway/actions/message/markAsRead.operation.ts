@@ -1,0 +1,30 @@
+/** Message > Mark as Read: `{ messaging_product, status: 'read', message_id }` (spec 2.2; no `to`, no `type`). */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { CHANNEL } from '../../../gateway/spec';
+import { checkInput, postMessage } from './execution';
+import { requiredText } from './types/common';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Message ID',
+		name: 'readMessageId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABEYEjQ2',
+		description: 'ID of the received message to mark as read, as given in the incoming message notification',
+		displayOptions: { show: { resource: ['message'], operation: ['markAsRead'] } },
+	},
+];
+
+export function buildMarkAsReadBody(messageId: unknown): { messaging_product: string; status: 'read'; message_id: string } {
+	const id = requiredText(messageId, 'Message ID', 'enter the ID of the received message');
+	return { messaging_product: CHANNEL, status: 'read', message_id: id };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const messageId = this.getNodeParameter('readMessageId', itemIndex);
+	const body = checkInput(this.getNode(), itemIndex, () => buildMarkAsReadBody(messageId));
+	return await postMessage.call(this, itemIndex, body, body.message_id);
+}

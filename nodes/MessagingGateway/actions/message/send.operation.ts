@@ -1,0 +1,49 @@
+/**
+ * Message > Send: one message of the selected type to one recipient per item. Everything of the item is read and
+ * checked first; a media file from a binary property is then uploaded (one request), and the message is sent
+ * (one request). Bad input sends nothing.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { uploadMediaFromBinary } from '../media/uploadMedia';
+import { checkInput, postMessage, readParameters } from './execution';
+import { cleanRecipient, messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
+import {
+	buildMediaPayload,
+	fieldsOf,
+	isMediaKind,
+	messageTypeField,
+	payloadBuilders,
+	readMediaInput,
+	typeFields,
+} from './types';
+
+export const description: INodeProperties[] = [messageTypeField, ...typeFields];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const choice = this.getNodeParameter('messageType', itemIndex) as MessageTypeChoice;
+	const params = readParameters.call(this, itemIndex, fieldsOf(choice));
+	const recipient = this.getNodeParameter('recipientPhoneNumber', itemIndex);
+	const to = checkInput(this.getNode(), itemIndex, () => cleanRecipient(recipient));
+
+	let payload: MessagePayload;
+	if (isMediaKind(choice)) {
+		const input = checkInput(this.getNode(), itemIndex, () => readMediaInput(choice, params));
+		if (input.from.source === 'binary') {
+			// The helper checks size and format for the kind before uploading (spec 8).
+			const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
+			payload = buildMediaPayload(input, uploaded.id, uploaded.fileName);
+		} else {
+			payload = buildMediaPayload(input, input.from.mediaId);
+		}
+	} else {
+		const build = payloadBuilders[choice];
+		if (!build) {
+			throw new NodeOperationError(this.getNode(), `Message Type "${String(choice)}" is not supported`, { itemIndex });
+		}
+		payload = checkInput(this.getNode(), itemIndex, () => build(params));
+	}
+
+	return await postMessage.call(this, itemIndex, messageBody(to, payload));
+}
