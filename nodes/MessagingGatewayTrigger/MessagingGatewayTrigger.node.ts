@@ -83,7 +83,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		icon: { light: 'file:../../icons/messagingGateway.svg', dark: 'file:../../icons/messagingGateway.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: '={{[].concat($parameter["events"]).join(", ")}}',
 		description: 'Starts the workflow when a WhatsApp message or status update arrives through the messaging gateway',
 		defaults: { name: 'Messaging Gateway Trigger' },
 		inputs: [],
@@ -168,7 +168,7 @@ export class MessagingGatewayTrigger implements INodeType {
 						options: [
 							{ name: 'None', value: 'none', description: 'Only incoming messages start the workflow' },
 							{ name: 'All', value: 'all', description: 'Sent, delivered, read and failed updates too' },
-							{ name: 'Chosen Statuses', value: 'chosen', description: 'Only the statuses chosen below' },
+							{ name: 'Chosen Statuses', value: 'chosen', description: 'Only those of the Statuses option' },
 						],
 						default: 'none',
 						description: 'Whether updates of the messages you sent (sent, delivered, read, failed) start the workflow',
