@@ -206,6 +206,18 @@ describe('activation and deactivation', () => {
 		expect(logged.join('\n')).not.toContain(sandbox.apiKey);
 	});
 
+	it('a registration already gone at the gateway (404) is deactivated quietly', async () => {
+		const staticData: IDataObject = {};
+		await activate(staticData);
+		sandbox.state.webhooks.clear();
+		const logsBefore = getLogs().length;
+
+		expect(await hook('delete', staticData)).toBe(true);
+		expect(sandbox.requests.at(-1)).toMatchObject({ method: 'DELETE', status: 404 });
+		expect(staticData).toEqual({});
+		expect(getLogs().slice(logsBefore).filter((line) => line.startsWith('warn'))).toEqual([]);
+	});
+
 	it('deactivation with nothing registered calls nothing', async () => {
 		expect(await hook('delete', {})).toBe(true);
 		expect(sandbox.requests).toEqual([]);
