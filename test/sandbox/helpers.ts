@@ -132,3 +132,79 @@ export const VALID_MESSAGES: Record<string, Record<string, unknown>> = {
 	sticker: message('sticker', { id: '1234567894' }),
 	reaction: message('reaction', { message_id: 'wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABIYFDNBQjQ1', emoji: '\uD83D\uDE00' }),
 };
+
+/** Copies of the spec's notification samples (`notifications/` beside gateway-spec.md): value objects and an envelope. */
+export const NOTIFICATIONS = {
+	incomingText: {
+		"messaging_product": "whatsapp",
+		"metadata": {
+			"display_phone_number": "5511900001111",
+			"phone_number_id": "104857600000001"
+		},
+		"contacts": [
+			{
+				"profile": {
+					"name": "Ana Souza"
+				},
+				"wa_id": "5511988887777"
+			}
+		],
+		"messages": [
+			{
+				"from": "5511988887777",
+				"id": "wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABIYFDNBQjQ1",
+				"timestamp": "1763800000",
+				"type": "text",
+				"text": {
+					"body": "Olá, quero saber do meu pedido"
+				}
+			}
+		]
+	},
+	envelope: {
+		"object": "whatsapp_business_account",
+		"entry": [
+			{
+				"id": "102290129340398",
+				"changes": [
+					{
+						"field": "messages",
+						"value": {
+							"messaging_product": "whatsapp",
+							"metadata": {
+								"display_phone_number": "5511900001111",
+								"phone_number_id": "104857600000001"
+							},
+							"contacts": [
+								{
+									"profile": {
+										"name": "Ana Souza"
+									},
+									"wa_id": "5511988887777"
+								}
+							],
+							"messages": [
+								{
+									"from": "5511988887777",
+									"id": "wamid.ENVELOPE0001",
+									"timestamp": "1763800400",
+									"type": "text",
+									"text": {
+										"body": "segunda mensagem"
+									}
+								}
+							]
+						}
+					}
+				]
+			}
+		]
+	},
+	templateStatus: {
+		"event": "REJECTED",
+		"message_template_id": 987654321012345,
+		"message_template_name": "pedido_enviado",
+		"message_template_language": "pt_BR",
+		"reason": "INVALID_FORMAT"
+	},
+};
