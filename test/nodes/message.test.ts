@@ -1,0 +1,444 @@
+/**
+ * Message resource through the real node against the sandbox gateway: the exact body each message type and
+ * mark-as-read put on the wire, media uploaded from a binary before the send, bad input that sends nothing, gateway
+ * failures that send once, and Send and Wait for Response from the send to the resumed item.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
+import { runNode, runWebhook, type InputItem } from '../harness';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const credentials = () => ({
+	messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url },
+});
+
+const send = (parameters: INodeParameters, options: { items?: InputItem[]; continueOnFail?: boolean } = {}) =>
+	runNode({
+		node: new MessagingGateway(),
+		parameters: { resource: 'message', operation: 'send', recipientPhoneNumber: '+55 (11) 98888-7777', ...parameters },
+		credentials: credentials(),
+		...options,
+	});
+
+const envelope = { messaging_product: CHANNEL, recipient_type: 'individual', to: '5511988887777' };
+
+/** Fails the test with the thrown error when the run did not throw. */
+async function thrown(run: Promise<unknown>): Promise<Error> {
+	try {
+		await run;
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('expected the node to throw');
+}
+
+describe('Send: the body of each message type is exactly spec 2.2', () => {
+	const cases: Array<[string, INodeParameters, IDataObject]> = [
+		['text', { messageType: 'text', textBody: 'Olá!\nSeu pedido saiu.' }, { type: 'text', text: { body: 'Olá!\nSeu pedido saiu.' } }],
+		[
+			'template',
+			{
+				messageType: 'template',
+				templateName: 'order_shipped',
+				templateLanguage: 'pt-BR',
+				templateBodyParameters: { parameter: [{ text: 'Maria' }, { text: '#123' }] },
+				templateButtonParameters: { button: [{ index: 0, text: 'orders/123' }] },
+			},
+			{
+				type: 'template',
+				template: {
+					name: 'order_shipped',
+					language: { policy: 'deterministic', code: 'pt_BR' },
+					components: [
+						{ type: 'body', parameters: [{ type: 'text', text: 'Maria' }, { type: 'text', text: '#123' }] },
+						{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'orders/123' }] },
+					],
+				},
+			},
+		],
+		[
+			'interactive buttons',
+			{
+				messageType: 'interactiveButtons',
+				buttonsBody: 'Confirma?',
+				replyButtons: { button: [{ id: 'yes', title: 'Sim' }, { id: 'no', title: 'Não' }] },
+			},
+			{
+				type: 'interactive',
+				interactive: {
+					type: 'button',
+					body: { text: 'Confirma?' },
+					footer: null,
+					action: {
+						buttons: [
+							{ type: 'reply', reply: { id: 'yes', title: 'Sim' } },
+							{ type: 'reply', reply: { id: 'no', title: 'Não' } },
+						],
+					},
+				},
+			},
+		],
+		[
+			'interactive list',
+			{
+				messageType: 'interactiveList',
+				listHeader: 'Entrega',
+				listBody: 'Escolha',
+				listFooter: 'Grátis',
+				listButtonLabel: 'Horários',
+				listSections: {
+					section: [
+						{ title: 'Manhã', rows: { row: [{ id: 'm9', title: '09:00', description: 'Rápido' }] } },
+						{ title: 'Tarde', rows: { row: [{ id: 't2', title: '14:00' }] } },
+					],
+				},
+			},
+			{
+				type: 'interactive',
+				interactive: {
+					type: 'list',
+					header: { type: 'text', text: 'Entrega' },
+					body: { text: 'Escolha' },
+					footer: { text: 'Grátis' },
+					action: {
+						button: 'Horários',
+						sections: [
+							{ title: 'Manhã', rows: [{ id: 'm9', title: '09:00', description: 'Rápido' }] },
+							{ title: 'Tarde', rows: [{ id: 't2', title: '14:00' }] },
+						],
+					},
+				},
+			},
+		],
+		[
+			'contacts from fields',
+			{
+				messageType: 'contacts',
+				contactCards: {
+					card: [
+						{
+							formattedName: 'Maria Silva',
+							firstName: 'Maria',
+							lastName: 'Silva',
+							birthday: '1990-05-17',
+							company: 'Acme',
+							phones: { phone: [{ phone: '+55 11 98888-7777', type: 'WORK', waId: '5511988887777' }] },
+							emails: { email: [{ email: 'maria@acme.com', type: 'WORK' }] },
+							addresses: { address: [{ city: 'São Paulo', countryCode: 'BR', type: 'HOME' }] },
+							urls: { url: [{ url: 'https://acme.com', type: 'WORK' }] },
+						},
+					],
+				},
+			},
+			{
+				type: 'contacts',
+				contacts: [
+					{
+						name: { formatted_name: 'Maria Silva', first_name: 'Maria', last_name: 'Silva' },
+						birthday: '1990-05-17',
+						org: { company: 'Acme' },
+						phones: [{ phone: '+55 11 98888-7777', type: 'WORK', wa_id: '5511988887777' }],
+						emails: [{ email: 'maria@acme.com', type: 'WORK' }],
+						addresses: [{ city: 'São Paulo', country_code: 'BR', type: 'HOME' }],
+						urls: [{ url: 'https://acme.com', type: 'WORK' }],
+					},
+				],
+			},
+		],
+		[
+			'contacts from JSON',
+			{
+				messageType: 'contacts',
+				contactsInputMode: 'json',
+				contactsJson: '[{"name":{"formatted_name":"João"},"phones":[{"phone":"+55 21 97777-6666","type":"HOME"}]}]',
+			},
+			{ type: 'contacts', contacts: [{ name: { formatted_name: 'João' }, phones: [{ phone: '+55 21 97777-6666', type: 'HOME' }] }] },
+		],
+		[
+			'location',
+			{ messageType: 'location', latitude: -23.5613, longitude: -46.6565, locationName: 'Loja', locationAddress: 'Av. Paulista, 1578' },
+			{ type: 'location', location: { latitude: '-23.5613', longitude: '-46.6565', name: 'Loja', address: 'Av. Paulista, 1578' } },
+		],
+		['image by id', { messageType: 'image', mediaSource: 'id', mediaId: '1234567890' }, { type: 'image', image: { id: '1234567890' } }],
+		['audio by id', { messageType: 'audio', mediaSource: 'id', mediaId: '11' }, { type: 'audio', audio: { id: '11' } }],
+		['video by id', { messageType: 'video', mediaSource: 'id', mediaId: '12' }, { type: 'video', video: { id: '12' } }],
+		['sticker by id', { messageType: 'sticker', mediaSource: 'id', mediaId: '13' }, { type: 'sticker', sticker: { id: '13' } }],
+		[
+			'document by id',
+			{ messageType: 'document', mediaSource: 'id', mediaId: '14', documentCaption: 'Nota', documentFilename: 'nota.pdf' },
+			{ type: 'document', document: { id: '14', caption: 'Nota', filename: 'nota.pdf' } },
+		],
+		[
+			'reaction (escaped UTF-16)',
+			{ messageType: 'reaction', reactionMessageId: 'wamid.ABC', reactionEmoji: '\\uD83D\\uDC4D' },
+			{ type: 'reaction', reaction: { message_id: 'wamid.ABC', emoji: '👍' } },
+		],
+		[
+			'reaction removal',
+			{ messageType: 'reaction', reactionMessageId: 'wamid.ABC', reactionEmoji: '' },
+			{ type: 'reaction', reaction: { message_id: 'wamid.ABC', emoji: '' } },
+		],
+	];
+
+	it.each(cases)('%s', async (_name, parameters, payload) => {
+		const { output } = await send(parameters);
+
+		expect(sandbox.requests).toHaveLength(1);
+		const [request] = sandbox.requests;
+		expect([request.method, request.path, request.status]).toEqual(['POST', ENDPOINTS.messages.path, 200]);
+		expect(request.headers.apikey).toBe(sandbox.apiKey);
+		expect(request.headers.version).toBe('5.0');
+		expect(request.body).toEqual({ ...envelope, ...payload });
+
+		const answer = request.responseBody as { messages: Array<{ id: string }> };
+		expect(output[0]).toHaveLength(1);
+		expect(output[0][0].json).toMatchObject({ messageId: answer.messages[0].id, waId: '5511988887777', messaging_product: CHANNEL });
+	});
+});
+
+describe('Mark as Read', () => {
+	it('sends only messaging_product, status and message_id, and outputs the answer with the message id', async () => {
+		const { output } = await runNode({
+			node: new MessagingGateway(),
+			parameters: { resource: 'message', operation: 'markAsRead', readMessageId: 'wamid.IN123' },
+			credentials: credentials(),
+		});
+		expect(sandbox.requests.map((r) => [r.path, r.headers.version, r.body])).toEqual([
+			[ENDPOINTS.messages.path, '5.0', { messaging_product: CHANNEL, status: 'read', message_id: 'wamid.IN123' }],
+		]);
+		expect(output[0][0].json).toEqual({ success: true, messageId: 'wamid.IN123' });
+	});
+});
+
+describe('media from a binary property', () => {
+	const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+
+	it('uploads the file once (multipart, version 6.0), then sends the message with the returned id', async () => {
+		const { output } = await send(
+			{ messageType: 'image', mediaSource: 'binary', binaryPropertyName: 'photo' },
+			{ items: [{ json: {}, binary: { photo: { data: png, fileName: 'foto.png', mimeType: 'image/png' } } }] },
+		);
+
+		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
+			['POST', ENDPOINTS.medias.path, '6.0'],
+			['POST', ENDPOINTS.messages.path, '5.0'],
+		]);
+		const [upload, message] = sandbox.requests;
+		expect(upload.headers.apikey).toBe(sandbox.apiKey);
+		expect(upload.body).toMatchObject({
+			fields: { messaging_product: CHANNEL },
+			files: [{ field: 'File', fileName: 'foto.png', contentType: 'image/png', size: png.length }],
+		});
+		const mediaId = (upload.responseBody as { id: string }).id;
+		expect(message.body).toEqual({ ...envelope, type: 'image', image: { id: mediaId } });
+		expect(output[0][0].json.messageId).toEqual(expect.stringMatching(/^wamid\./));
+	});
+
+	it("sends a document under the binary's file name unless a file name is given", async () => {
+		const pdf = { data: Buffer.from('%PDF-1.4 test'), fileName: 'relatorio.pdf', mimeType: 'application/pdf' };
+		await send(
+			{ messageType: 'document', mediaSource: 'binary', binaryPropertyName: 'data', documentCaption: 'Relatório' },
+			{ items: [{ json: {}, binary: { data: pdf } }] },
+		);
+		const id = (sandbox.requests[0].responseBody as { id: string }).id;
+		expect(sandbox.requests[1].body).toEqual({
+			...envelope,
+			type: 'document',
+			document: { id, caption: 'Relatório', filename: 'relatorio.pdf' },
+		});
+	});
+
+	it('refuses plain audio/ogg (no opus codec) before uploading anything', async () => {
+		const ogg = { data: Buffer.from('OggS....'), fileName: 'voz.ogg', mimeType: 'audio/ogg' };
+		const error = await thrown(
+			send({ messageType: 'audio', mediaSource: 'binary', binaryPropertyName: 'data' }, { items: [{ json: {}, binary: { data: ogg } }] }),
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/opus/i);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses an item without the binary property, sending nothing', async () => {
+		const error = await thrown(send({ messageType: 'image', mediaSource: 'binary', binaryPropertyName: 'photo' }));
+		expect(error.message).toMatch(/photo/);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses a bad recipient before uploading', async () => {
+		const error = await thrown(
+			send(
+				{ messageType: 'image', mediaSource: 'binary', binaryPropertyName: 'photo', recipientPhoneNumber: '12345' },
+				{ items: [{ json: {}, binary: { photo: { data: png, fileName: 'foto.png', mimeType: 'image/png' } } }] },
+			),
+		);
+		expect(error.message).toMatch(/Recipient Phone Number/);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+});
+
+describe('bad input: a clear error naming item and field, and nothing sent', () => {
+	const badInputs: Array<[string, INodeParameters, RegExp]> = [
+		['recipient with too few digits', { messageType: 'text', textBody: 'hi', recipientPhoneNumber: '+55 1234' }, /Recipient Phone Number \(item 0\).*digits/],
+		['empty text', { messageType: 'text', textBody: '  ' }, /Text \(item 0\).*required/],
+		['language not xx_XX', { messageType: 'template', templateName: 'x', templateLanguage: 'portuguese' }, /Language Code \(item 0\)/],
+		['four reply buttons', { messageType: 'interactiveButtons', buttonsBody: 'b', replyButtons: { button: [1, 2, 3, 4].map((i) => ({ id: `${i}`, title: `B${i}` })) } }, /Reply Buttons \(item 0\)/],
+		['button title over 20 characters', { messageType: 'interactiveButtons', buttonsBody: 'b', replyButtons: { button: [{ id: 'a', title: 'x'.repeat(21) }] } }, /button 1 › Title/],
+		['eleven list rows', { messageType: 'interactiveList', listBody: 'b', listButtonLabel: 'l', listSections: { section: [{ rows: { row: Array.from({ length: 11 }, (_, i) => ({ id: `r${i}`, title: `R${i}` })) } }] } }, /Sections \(item 0\).*11 rows/],
+		['contact JSON that does not parse', { messageType: 'contacts', contactsInputMode: 'json', contactsJson: '[{' }, /Contacts \(JSON\) \(item 0\)/],
+		['latitude out of range', { messageType: 'location', latitude: 91, longitude: 0 }, /Latitude \(item 0\).*between -90 and 90/],
+		['empty media id', { messageType: 'video', mediaSource: 'id', mediaId: '' }, /Media ID \(item 0\)/],
+		['reaction that is not an emoji', { messageType: 'reaction', reactionMessageId: 'm', reactionEmoji: 'ok' }, /Emoji \(item 0\)/],
+	];
+
+	it.each(badInputs)('%s', async (_name, parameters, message) => {
+		const error = await thrown(send(parameters));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(message);
+		expect((error as NodeOperationError).context.itemIndex).toBe(0);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('with Continue On Fail: the bad item becomes an error item and the good ones are sent', async () => {
+		const items: InputItem[] = [{ json: { phone: '5511988887777' } }, { json: { phone: 'not a phone' } }, { json: { phone: '+1 415 555 0100' } }];
+		const { output } = await send(
+			{ messageType: 'text', textBody: 'hi', recipientPhoneNumber: '={{ $json.phone }}' },
+			{ items, continueOnFail: true },
+		);
+		expect(output[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0][1].json.error).toMatch(/Recipient Phone Number \(item 1\)/);
+		expect(output[0][0].json.messageId).toBeDefined();
+		expect(output[0][2].json.messageId).toBeDefined();
+		expect(sandbox.requests.map((r) => (r.body as IDataObject).to)).toEqual(['5511988887777', '14155550100']);
+	});
+});
+
+describe('gateway failures on send', () => {
+	const text = { messageType: 'text', textBody: 'hi' };
+
+	it('a 500 is one request and a NodeApiError', async () => {
+		sandbox.failNext('messages', 1, '500');
+		const error = await thrown(send(text));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).httpCode).toBe('500');
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('a dropped connection is one request (it may have been sent) and a NodeApiError', async () => {
+		sandbox.failNext('messages', 1, 'drop');
+		const error = await thrown(send(text));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('a 429 is retried after Retry-After and the message is accepted once', async () => {
+		sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 0 });
+		const { output } = await send(text);
+		expect(sandbox.requests.map((r) => r.status)).toEqual([429, 200]);
+		expect(output[0][0].json.messageId).toEqual((sandbox.requests[1].responseBody as { messages: Array<{ id: string }> }).messages[0].id);
+	});
+});
+
+describe('Send and Wait for Response', () => {
+	const waitParameters = (extra: INodeParameters = {}): INodeParameters => ({
+		resource: 'message',
+		operation: 'sendAndWait',
+		recipientPhoneNumber: '+55 11 98888-7777',
+		waitMessage: 'Aprovar o reembolso de R$ 120?',
+		...extra,
+	});
+
+	const wait = (parameters: INodeParameters, items?: InputItem[]) =>
+		runNode({ node: new MessagingGateway(), parameters, credentials: credentials(), items });
+
+	const webhook = (parameters: INodeParameters, request: Parameters<typeof runWebhook>[0]['request']) =>
+		runWebhook({ node: new MessagingGateway(), parameters, credentials: credentials(), request });
+
+	it('sends the question with a signed approve link and puts the execution to wait', async () => {
+		const items: InputItem[] = [{ json: { order: 1 } }, { json: { order: 2 } }];
+		const { output, waitTill } = await wait(waitParameters(), items);
+
+		expect(sandbox.requests).toHaveLength(1);
+		const body = sandbox.requests[0].body as { text: { body: string } };
+		expect(body).toMatchObject({ ...envelope, type: 'text' });
+		const [question, approve] = body.text.body.split('\n\n');
+		expect(question).toBe('Aprovar o reembolso de R$ 120?');
+		expect(approve).toMatch(/^\*Approve:\*\nhttp:\/\/127\.0\.0\.1:5678\/webhook-waiting\/\S+\?approved=true&signature=[0-9a-f]{64}$/);
+		expect(waitTill).toBeInstanceOf(Date);
+		// While waiting, the node passes its input on; one message for the execution, as n8n's send-and-wait nodes.
+		expect(output[0].map((item) => item.json)).toEqual([{ order: 1 }, { order: 2 }]);
+	});
+
+	it('with approve and decline: two links, each signed for its own answer', async () => {
+		await wait(waitParameters({ waitApprovalOptions: { values: { approvalType: 'double', approveLabel: 'Sim', disapproveLabel: 'Não' } } }));
+		const text = (sandbox.requests[0].body as { text: { body: string } }).text.body;
+		expect(text).toMatch(/\*Sim:\*\n\S+approved=true&signature=[0-9a-f]{64}/);
+		expect(text).toMatch(/\*Não:\*\n\S+approved=false&signature=[0-9a-f]{64}/);
+	});
+
+	it('a time limit sets when the wait ends', async () => {
+		const before = Date.now();
+		const { waitTill } = await wait(
+			waitParameters({ waitOptions: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } } }),
+		);
+		expect(waitTill!.getTime() - before).toBeGreaterThanOrEqual(2 * 3_600_000);
+		expect(waitTill!.getTime() - before).toBeLessThan(2 * 3_600_000 + 60_000);
+	});
+
+	it('refuses a bad recipient or an empty message without sending', async () => {
+		expect((await thrown(wait(waitParameters({ recipientPhoneNumber: 'abc' })))).message).toMatch(/Recipient Phone Number/);
+		expect((await thrown(wait(waitParameters({ waitMessage: '' })))).message).toMatch(/Message \(item 0\)/);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('resumes with data.approved from the opened link', async () => {
+		const approved = await webhook(waitParameters(), { method: 'GET', query: { approved: 'true', signature: 'x' } });
+		expect(approved.result.workflowData).toEqual([[{ json: { data: { approved: true } } }]]);
+		expect(String(approved.result.webhookResponse)).toMatch(/Got it/);
+		const declined = await webhook(waitParameters(), { method: 'GET', query: { approved: 'false', signature: 'x' } });
+		expect(declined.result.workflowData).toEqual([[{ json: { data: { approved: false } } }]]);
+	});
+
+	it('with confirmation: opening the link only shows a page; its POST resumes', async () => {
+		const parameters = waitParameters({ waitOptions: { confirmationPage: true } });
+		const opened = await webhook(parameters, { method: 'GET', query: { approved: 'true' } });
+		expect(opened.result.workflowData).toBeUndefined();
+		expect(String(opened.result.webhookResponse)).toMatch(/<form method="post">/);
+		const confirmed = await webhook(parameters, { method: 'POST', query: { approved: 'true' }, body: {} });
+		expect(confirmed.result.workflowData).toEqual([[{ json: { data: { approved: true } } }]]);
+	});
+
+	it('free text: the link opens a form; the posted answer resumes with data.text', async () => {
+		const parameters = waitParameters({ waitResponseType: 'freeText', waitOptions: { responseFormTitle: 'Reembolso' } });
+		await wait(parameters);
+		const text = (sandbox.requests[0].body as { text: { body: string } }).text.body;
+		expect(text).toMatch(/\*Respond:\*\n\S+\?signature=[0-9a-f]{64}$/);
+
+		const form = await webhook(parameters, { method: 'GET' });
+		expect(form.result.workflowData).toBeUndefined();
+		expect(String(form.result.webhookResponse)).toMatch(/<textarea name="response"/);
+
+		const posted = await webhook(parameters, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			rawBody: Buffer.from('response=Pode+reembolsar%2C+obrigado'),
+			body: {},
+		});
+		expect(posted.result.workflowData).toEqual([[{ json: { data: { text: 'Pode reembolsar, obrigado' } } }]]);
+
+		const parsed = await webhook(parameters, { method: 'POST', body: { response: ' Sim ' } });
+		expect(parsed.result.workflowData).toEqual([[{ json: { data: { text: 'Sim' } } }]]);
+
+		const empty = await webhook(parameters, { method: 'POST', body: { response: '  ' } });
+		expect(empty.result.workflowData).toBeUndefined();
+	});
+});
