@@ -87,6 +87,11 @@ export const WEBHOOK_EVENT_TYPES = [
 /** Webhook `meta_version` values of requests; responses may spell `LATEST` as `LASTEST` (spec section 2.4). */
 export const WEBHOOK_META_VERSIONS = ['v11', 'v16', 'LATEST'] as const;
 
+/** Spellings of `meta_version` seen in responses, and what they mean. */
+export const WEBHOOK_META_VERSION_SPELLINGS: Readonly<Record<string, (typeof WEBHOOK_META_VERSIONS)[number]>> = {
+	LASTEST: 'LATEST',
+};
+
 /** Template categories valid for version 5.0 (spec section 2.5). */
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 

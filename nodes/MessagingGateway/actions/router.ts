@@ -12,7 +12,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as ResourceName;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation: Operation | undefined = resources[resource]?.operations[operationName];
+	const operations: Record<string, Operation> | undefined = resources[resource]?.operations;
+	const operation = operations?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
