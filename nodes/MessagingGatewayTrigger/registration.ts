@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'crypto';
 
-import { WEBHOOK_META_VERSIONS } from '../gateway/spec';
+import { WEBHOOK_META_VERSION_SPELLINGS, WEBHOOK_META_VERSIONS } from '../gateway/spec';
 
 /**
  * The header that carries this registration's secret on every notification. The gateway signs nothing (NOTES.md),
@@ -75,12 +75,13 @@ export function registrationFingerprint(settings: RegistrationSettings): string 
 	return createHash('sha256').update(canonical).digest('hex');
 }
 
-/** `LASTEST` (the spelling of the gateway's responses) is `LATEST`. */
+/** Response spellings such as `LASTEST` are read as the request value they mean (spec.ts). */
 export function normaliseMetaVersion(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const upper = value.trim().toUpperCase();
-	if (upper === 'LASTEST' || upper === 'LATEST') return 'LATEST';
-	return value.trim().toLowerCase();
+	const spelled = WEBHOOK_META_VERSION_SPELLINGS[upper];
+	if (spelled) return spelled;
+	return upper === 'LATEST' ? 'LATEST' : value.trim().toLowerCase();
 }
 
 /** The webhooks of a `GET /api/Webhooks` answer; entries without an id or endpoint are skipped. */

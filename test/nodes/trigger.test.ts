@@ -18,8 +18,8 @@ import type { RunWebhookResult } from '../harness';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
 
-/** The samples of the specification; test/unit/notifications.test.ts checks its literal copies against them. */
-const SAMPLES_DIR = process.env.NOTIFICATION_SAMPLES_DIR ?? '/work/shared/spec/notifications';
+/** The samples of the specification, copied into the repository (test/unit/notifications.test.ts checks them). */
+const SAMPLES_DIR = path.join(__dirname, '..', 'fixtures', 'notifications');
 const SAMPLES: Array<[string, Record<string, unknown>]> = fs
 	.readdirSync(SAMPLES_DIR)
 	.filter((file) => file.endsWith('.json'))
