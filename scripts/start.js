@@ -5,7 +5,7 @@
  * imported, and the sandbox gateway behind the credential (or the real gateway when GATEWAY_BASE_URL,
  * GATEWAY_API_KEY and GATEWAY_PHONE_ID are set). Ctrl-C stops everything.
  *
- * Options (environment): N8N_PORT (default 5678, or a free port), SANDBOX_PORT (default 8181, or a free port),
+ * Options (environment): N8N_PORT (default 5678, or a free port), SANDBOX_PORT (default 8787, or a free port),
  * MG_N8N_CACHE (install cache), N8N_VERSION, MG_FRESH=1 (start from an empty n8n user folder).
  * The n8n user folder is kept in .cache/dev-n8n so workflows you edit survive a restart.
  */
@@ -14,6 +14,7 @@ const path = require('node:path');
 const { REPO_ROOT, log, installCleanup, stopAll } = require('./lib/util');
 const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
 const n8n = require('./lib/n8n');
+const { DEFAULT_PORT } = require('./lib/sandbox');
 
 // The auto-reply bot is published at start so that a delivered test message runs it.
 const ACTIVE_EXAMPLE = /auto-reply/i;
@@ -32,7 +33,7 @@ async function main() {
 		userFolder,
 		logDir,
 		n8nPort: Number(process.env.N8N_PORT) || 5678,
-		sandboxPort: Number(process.env.SANDBOX_PORT) || 8181,
+		sandboxPort: Number(process.env.SANDBOX_PORT) || DEFAULT_PORT,
 		gateway,
 	});
 
@@ -75,7 +76,7 @@ async function main() {
 			published.length
 				? `Published: ${published.map((w) => `"${w.name}"`).join(', ')}. Send it a test message with:`
 				: 'Publish a workflow with the Messaging Gateway Trigger, then send it a test message with:',
-			`  SANDBOX_PORT=${new URL(sandbox.url).port} npm run sandbox -- deliver --text "hello"`,
+			`  ${Number(new URL(sandbox.url).port) === DEFAULT_PORT ? '' : `SANDBOX_PORT=${new URL(sandbox.url).port} `}npm run sandbox -- deliver --text "hello"`,
 		);
 	} else {
 		lines.push(

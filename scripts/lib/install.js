@@ -26,6 +26,8 @@ function npmCli() {
 	return found;
 }
 
+let phase = '';
+
 /** Show that a long install is alive: a line every 15 s with how many packages are in place. */
 function heartbeat(label, dir) {
 	const t0 = Date.now();
@@ -38,7 +40,7 @@ function heartbeat(label, dir) {
 		} catch {
 			/* not created yet */
 		}
-		const what = count ? `${count} packages in place` : 'resolving the dependency tree';
+		const what = phase || (count ? `${count} packages in place` : 'resolving the dependency tree');
 		log(`  ... ${label}: ${Math.round((Date.now() - t0) / 1000)} s, ${what}`);
 	}, 15000);
 	return () => clearInterval(timer);
@@ -62,6 +64,7 @@ async function atomicInstall(finalDir, label, fill) {
 		throw e;
 	} finally {
 		stop();
+		phase = '';
 	}
 	fs.writeFileSync(path.join(tmp, DONE_MARKER), new Date().toISOString() + '\n');
 	try {
@@ -112,6 +115,7 @@ async function ensureN8n(node24) {
 			cwd: tmp,
 		});
 		log('  building sqlite3 from source for Node 24 (about a minute)...');
+		phase = 'building sqlite3';
 		const binDir = path.dirname(node24.node);
 		await run(node24.node, [npmCli(), 'rebuild', 'sqlite3', '--build-from-source', '--ignore-scripts=false', '--loglevel=error'], {
 			env: npmEnv({

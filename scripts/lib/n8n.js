@@ -56,6 +56,8 @@ function n8nEnv(inst, extra = {}) {
 		EXECUTIONS_DATA_PRUNE: 'false',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 		NODE_OPTIONS: '',
+		// Jest sets NODE_ENV=test, which makes n8n behave as in its own unit tests (no database file).
+		NODE_ENV: 'production',
 		...extra,
 	};
 }
@@ -117,11 +119,21 @@ function prepareWorkflow(wf, index) {
 	copy.connections = copy.connections || {};
 	for (const node of copy.nodes || []) {
 		node.id = node.id || crypto.randomUUID();
+		// Webhook paths (trigger, send-and-wait) hang on webhookId: a stable one keeps URLs stable across imports.
+		if (!node.webhookId && /trigger$|messagingGateway$/i.test(String(node.type))) {
+			node.webhookId = uuidFrom(`${copy.id}/${node.name}`);
+		}
 		if (String(node.type).startsWith(`${PACKAGE_NAME}.`)) {
 			node.credentials = { messagingGatewayApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 		}
 	}
 	return copy;
+}
+
+/** A UUID-shaped id derived from a string. */
+function uuidFrom(text) {
+	const h = crypto.createHash('sha256').update(text).digest('hex');
+	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Load example workflow files from a folder. */

@@ -1,30 +1,23 @@
 'use strict';
 /**
  * Start the sandbox gateway (test/sandbox/cli.ts, the same thing `npm run sandbox` runs) and talk to its control
- * API under /__sandbox/. Falls back to the small stand-in in test/e2e/support while cli.ts is not in the tree.
+ * API under /__sandbox/ (see test/sandbox/control.ts).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT, log, startProcess, stopProcess, waitFor, tail } = require('./util');
 
 const SANDBOX_CLI = path.join(REPO_ROOT, 'test', 'sandbox', 'cli.ts');
-const STANDIN = path.join(REPO_ROOT, 'test', 'e2e', 'support', 'standin-sandbox.js');
+const DEFAULT_PORT = 8787; // the sandbox CLI's own default, so `npm run sandbox -- deliver` finds it
 
 /** Start on `port`; resolves when the control API answers. Returns {url, apiKey, phoneId, proc, control}. */
 async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '100000000000001', logDir, node = process.execPath }) {
 	const env = { ...process.env, SANDBOX_PORT: String(port), SANDBOX_API_KEY: apiKey, SANDBOX_PHONE_ID: phoneId };
-	let cmd;
-	let args;
-	let kind;
-	if (fs.existsSync(SANDBOX_CLI) && !process.env.MG_USE_STANDIN_SANDBOX) {
-		kind = 'sandbox';
-		cmd = node;
-		args = [path.join(REPO_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', SANDBOX_CLI];
-	} else {
-		kind = 'stand-in sandbox';
-		cmd = node;
-		args = [STANDIN];
-	}
+	if (!fs.existsSync(SANDBOX_CLI)) throw new Error(`The sandbox gateway is missing: ${SANDBOX_CLI}`);
+	const kind = 'sandbox';
+	// What `npm run sandbox` runs, without npm in between so that stopping it stops the server.
+	const cmd = node;
+	const args = [path.join(REPO_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', SANDBOX_CLI];
 	const logFile = path.join(logDir, `sandbox-${port}.log`);
 	const proc = startProcess(kind, cmd, args, { env, cwd: REPO_ROOT, logFile });
 	const url = `http://127.0.0.1:${port}`;
@@ -32,7 +25,7 @@ async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '10000
 		await waitFor(
 			`the ${kind} on port ${port}`,
 			async () => {
-				if (proc.exited) throw new Error(`${kind} exited (${proc.exitCode})`);
+				if (proc.exited) throw Object.assign(new Error(`${kind} exited (${proc.exitCode})`), { fatal: true });
 				const res = await fetch(`${url}/__sandbox/state`).catch(() => null);
 				return res && res.ok;
 			},
@@ -64,7 +57,9 @@ function controlClient(url) {
 		reset: () => call('POST', 'reset', {}),
 		fail: (spec) => call('POST', 'fail', spec),
 		deliver: (body) => call('POST', 'deliver', body),
+		info: () => call('GET', 'info'),
+		templateStatus: (id, status) => call('POST', 'template-status', { id, status }),
 	};
 }
 
-module.exports = { startSandbox, controlClient, SANDBOX_CLI };
+module.exports = { startSandbox, controlClient, SANDBOX_CLI, DEFAULT_PORT };

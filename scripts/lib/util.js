@@ -12,7 +12,8 @@ const PACKAGE_NAME = require(path.join(REPO_ROOT, 'package.json')).name;
 const started = Date.now();
 function log(...args) {
 	const secs = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
-	console.log(`[${secs}s]`, ...args);
+	// Plain write: under Jest, console.log would add a stack location to every line.
+	process.stdout.write(`[${secs}s] ${args.join(' ')}\n`);
 }
 
 function cacheDir() {
@@ -127,7 +128,7 @@ function run(cmd, args, { env, cwd, capture = false, quiet = false, input } = {}
 	});
 }
 
-/** Poll `fn` until it returns a truthy value (or throws no more), or fail after `timeoutMs`. */
+/** Poll `fn` until it returns a truthy value, or fail after `timeoutMs` (at once if it throws an error marked `fatal`). */
 async function waitFor(what, fn, { timeoutMs = 60000, intervalMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	let lastErr;
@@ -136,6 +137,7 @@ async function waitFor(what, fn, { timeoutMs = 60000, intervalMs = 250 } = {}) {
 			const v = await fn();
 			if (v) return v;
 		} catch (e) {
+			if (e && e.fatal) throw e;
 			lastErr = e;
 		}
 		await sleep(intervalMs);

@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run test:e2e`: the package in a real n8n. Installs (or reuses) Node 24 and n8n, builds and packs the
+ * package once, makes sure headless Chromium and playwright-core are there, then runs Jest under Node 24 over
+ * test/e2e/*.e2e.ts (each file starts its own n8n and sandbox and stops them). Ends with a pass/fail summary and
+ * a non-zero exit on failure. Extra arguments go to Jest (for example `-t trigger` or a file name).
+ *
+ * Environment: MG_N8N_CACHE, N8N_VERSION, MG_TARBALL (a packed package to test instead of building), MG_SKIP_BROWSER=1 (skip the editor check), MG_NOTIFICATIONS_DIR.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { REPO_ROOT, log, run, installCleanup, startProcess, stopAll } = require('./lib/util');
+const { ensureRuntime, ensureTool } = require('./lib/install');
+const { buildAndPack } = require('./lib/package');
+
+const PLAYWRIGHT_VERSION = '1.56.1';
+const CHROMIUM = process.env.MG_CHROMIUM || '/usr/bin/chromium';
+const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
+
+function notificationsDir() {
+	const candidates = [
+		process.env.MG_NOTIFICATIONS_DIR,
+		path.resolve(REPO_ROOT, '..', 'shared', 'spec', 'notifications'),
+		'/work/shared/spec/notifications',
+	].filter(Boolean);
+	return candidates.find((d) => fs.existsSync(d)) || candidates[0];
+}
+
+/** Debian's chromium through apt-get when it is missing and we may install packages; else null with a reason. */
+async function ensureChromium() {
+	if (process.env.MG_SKIP_BROWSER === '1') return { skip: 'MG_SKIP_BROWSER=1' };
+	if (fs.existsSync(CHROMIUM)) return { path: CHROMIUM };
+	if (process.getuid && process.getuid() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+		log('Installing Debian chromium with apt-get (first run only)...');
+		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+		try {
+			await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { env, quiet: true }).catch(async () => {
+				await run('apt-get', ['update', '-q'], { env, quiet: true });
+				await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { env, quiet: true });
+			});
+		} catch (e) {
+			log(`apt-get install chromium failed: ${e.message.split('\n')[0]}`);
+		}
+		if (fs.existsSync(CHROMIUM)) return { path: CHROMIUM };
+	}
+	return { missing: `${CHROMIUM} not found and could not be installed` };
+}
+
+async function main() {
+	installCleanup();
+	const t0 = Date.now();
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	const runtime = await ensureRuntime();
+	// MG_TARBALL: test an already packed package instead of building this tree (for debugging).
+	const tarball = process.env.MG_TARBALL ? path.resolve(process.env.MG_TARBALL) : await buildAndPack(path.join(ARTIFACTS, 'pack'));
+	const chromium = await ensureChromium();
+	let playwright = null;
+	if (chromium.path) playwright = path.join(await ensureTool('playwright-core', PLAYWRIGHT_VERSION), 'playwright-core');
+	const prepSecs = Math.round((Date.now() - t0) / 1000);
+
+	const context = {
+		node24: runtime.node24.node,
+		nodeDir: runtime.node24.nodeDir,
+		n8nBin: runtime.n8n.bin,
+		n8nVersion: runtime.n8n.version,
+		tarball,
+		artifacts: ARTIFACTS,
+		notifications: notificationsDir(),
+		chromium: chromium.path || null,
+		browserUnavailable: chromium.skip ? null : chromium.missing || null,
+		browserSkipped: chromium.skip || null,
+		playwright,
+	};
+	const contextFile = path.join(ARTIFACTS, 'e2e-context.json');
+	fs.writeFileSync(contextFile, JSON.stringify(context, null, 2));
+	log(`Prepared in ${prepSecs} s. Running the e2e suite under Node 24 (logs in ${ARTIFACTS})...`);
+
+	const resultsFile = path.join(ARTIFACTS, 'e2e-results.json');
+	fs.rmSync(resultsFile, { force: true });
+	const jest = startProcess(
+		'jest',
+		runtime.node24.node,
+		[
+			path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+			'--config',
+			path.join(REPO_ROOT, 'test', 'e2e', 'jest.config.js'),
+			'--runInBand',
+			'--json',
+			`--outputFile=${resultsFile}`,
+			...process.argv.slice(2),
+		],
+		{
+			env: {
+				...process.env,
+				MG_E2E_CONTEXT: contextFile,
+				NODE_NO_WARNINGS: '1',
+				PATH: `${path.dirname(runtime.node24.node)}${path.delimiter}${process.env.PATH}`,
+			},
+		},
+	);
+	const code = await jest.exitPromise;
+	await stopAll();
+	summary(resultsFile, code, t0, prepSecs);
+}
+
+function summary(resultsFile, code, t0, prepSecs) {
+	const secs = Math.round((Date.now() - t0) / 1000);
+	let r = null;
+	try {
+		r = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+	} catch {
+		/* Jest did not get far enough to write it */
+	}
+	const ok = code === 0 && r && r.success;
+	const lines = ['', '='.repeat(72)];
+	if (r) {
+		for (const file of r.testResults) {
+			const rel = path.relative(REPO_ROOT, file.name);
+			const counts = { passed: 0, failed: 0, pending: 0 };
+			for (const a of file.assertionResults) counts[a.status] = (counts[a.status] || 0) + 1;
+			const mark = file.status === 'passed' ? 'PASS' : 'FAIL';
+			lines.push(`${mark}  ${rel}  (${counts.passed} passed, ${counts.failed} failed, ${counts.pending} skipped)`);
+			for (const a of file.assertionResults.filter((x) => x.status === 'failed')) lines.push(`      x ${a.fullName}`);
+			if (file.status !== 'passed' && !file.assertionResults.length && file.message) lines.push(`      ${file.message.split('\n')[0]}`);
+		}
+		lines.push(
+			`Tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped, ${r.numTotalTests} total`,
+		);
+	}
+	lines.push(`E2E ${ok ? 'PASSED' : 'FAILED'} in ${secs} s (preparation ${prepSecs} s). Artifacts: ${path.relative(REPO_ROOT, ARTIFACTS)}/`);
+	lines.push('='.repeat(72));
+	console.log(lines.join('\n'));
+	process.exit(ok ? 0 : 1);
+}
+
+main().catch(async (e) => {
+	console.error(`\nE2E FAILED before the tests ran: ${e.message}`);
+	await stopAll();
+	process.exit(1);
+});
