@@ -89,7 +89,7 @@ export class CsvRecordScanner implements RecordScanner {
 				this.atFieldStart = true;
 				this.recordHasContent = true;
 			} else if (byte === LF) {
-				this.keepRecordBytes(chunk.subarray(recordStart, i));
+				if (this.recordBytes !== null) this.keepRecordBytes(chunk.subarray(recordStart, i));
 				this.endRecord();
 				recordStart = i + 1;
 				if (this.error) return;
@@ -99,7 +99,7 @@ export class CsvRecordScanner implements RecordScanner {
 				this.recordHasContent = true;
 			}
 		}
-		this.keepRecordBytes(chunk.subarray(recordStart));
+		if (this.recordBytes !== null) this.keepRecordBytes(chunk.subarray(recordStart));
 	}
 
 	end(): void {
