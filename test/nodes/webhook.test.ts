@@ -8,11 +8,6 @@ import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.
 import { runNode } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
 
-// Until the message and person-data resources land, the node loads without them (these tests do not use them).
-jest.mock('../../nodes/MessagingGateway/actions/message', () => ({ operationField: { name: 'operation', type: 'options', default: '', options: [], displayOptions: { show: { resource: ['message'] } } }, operations: {}, description: [] }), { virtual: true });
-jest.mock('../../nodes/MessagingGateway/actions/personData', () => ({ operationField: { name: 'operation', type: 'options', default: '', options: [], displayOptions: { show: { resource: ['personData'] } } }, operations: {}, description: [] }), { virtual: true });
-jest.mock('../../nodes/MessagingGateway/actions/message/sendAndWait.operation', () => ({ waitingWebhooks: [], onWaitingWebhook: async () => ({}) }), { virtual: true });
-
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox();
