@@ -49,6 +49,7 @@ function n8nEnv(inst, extra = {}) {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		// Keep every execution, also successful manual/CLI ones, so tests can read their data.
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',

@@ -36,7 +36,7 @@ async function installIntoN8n(tarball, userFolder) {
 	await run('tar', ['xzf', tarball, '-C', dest, '--strip-components=1']);
 	await run(
 		process.execPath,
-		[npmCli(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-package-lock', '--loglevel=error'],
+		[npmCli(), 'install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-package-lock', '--prefer-offline', '--loglevel=error'],
 		{ cwd: dest, quiet: true },
 	);
 	log(`Installed ${PACKAGE_NAME} into ${dest}`);

@@ -30,13 +30,14 @@ test('n8n starts, the owner account is set up, and the credential type is loaded
 	await env.start();
 	const owner = await n8n.ensureOwner(env.inst);
 	expect(owner.email).toBe(n8n.OWNER.email);
-	await n8n.login(env.inst);
-	const creds = await fetch(`${env.inst.baseUrl}/types/credentials.json`).then((r) => r.json());
+	const session = await n8n.login(env.inst);
+	const creds = await session.request('GET', '/types/credentials.json');
 	expect((creds as Array<{ name: string }>).map((c) => c.name)).toContain('messagingGatewayApi');
 });
 
 test('n8n loads both node types of the package', async () => {
-	const types = await fetch(`${env.inst.baseUrl}/types/nodes.json`).then((r) => r.json());
+	const session = await n8n.login(env.inst);
+	const types = await session.request('GET', '/types/nodes.json');
 	const names = (types as Array<{ name: string }>).map((t) => t.name);
 	expect(names).toContain(ACTION);
 	expect(names).toContain(TRIGGER);
