@@ -246,12 +246,22 @@ export class JsonRecordScanner implements RecordScanner {
 			if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
 		}
 		let elementStart = this.elementBytes ? 0 : -1;
+		let nextBackslash = chunk.indexOf(BACKSLASH);
 		for (let i = 0; i < chunk.length; i++) {
 			const byte = chunk[i];
 			if (this.inString) {
-				if (this.escaped) this.escaped = false;
-				else if (byte === BACKSLASH) this.escaped = true;
-				else if (byte === QUOTE) this.inString = false;
+				if (this.escaped) {
+					this.escaped = false;
+					continue;
+				}
+				// Jump to the string's next quote or backslash: nothing else matters inside a string.
+				if (nextBackslash >= 0 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
+				const nextQuote = chunk.indexOf(QUOTE, i);
+				const stop = nextBackslash >= 0 && (nextQuote < 0 || nextBackslash < nextQuote) ? nextBackslash : nextQuote;
+				if (stop < 0) break;
+				i = stop;
+				if (chunk[i] === BACKSLASH) this.escaped = true;
+				else this.inString = false;
 				continue;
 			}
 			if (byte === 0x20 || byte === LF || byte === CR || byte === 0x09) continue;

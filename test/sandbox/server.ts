@@ -201,11 +201,12 @@ export class SandboxGateway implements Sandbox {
 		this.now = options.now ?? Date.now;
 		this.personFileMaxBytes = options.personFileMaxBytes ?? PERSON_FILE_MAX_BYTES;
 		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
-		this.server = http.createServer({ requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) => {
+		this.server = http.createServer({ requestTimeout: 0 }, (req, res) => {
 			this.handle(req, res).catch((error: unknown) => {
 				if (!res.headersSent) this.send(res, null, 500, errorBody(`Sandbox failure: ${String(error)}`, 'ServerError', 2));
 			});
 		});
+		this.server.keepAliveTimeout = 30_000;
 	}
 
 	listen(port: number, host: string): Promise<void> {
