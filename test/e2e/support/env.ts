@@ -58,6 +58,8 @@ export interface Sandbox {
 		reset(): Promise<unknown>;
 		fail(spec: unknown): Promise<unknown>;
 		deliver(body: unknown): Promise<any>;
+		info(): Promise<{ url: string; apiKey: string; phoneId: string }>;
+		templateStatus(id: string, status: string): Promise<unknown>;
 	};
 }
 
