@@ -12,7 +12,7 @@ import { messagingGatewayApiTest } from '../gateway/credentialTest';
 import { waitingWebhooks, onWaitingWebhook } from './actions/message/sendAndWait.operation';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
-import { loadOptions } from './methods';
+import { loadOptions, resourceMapping } from './methods';
 
 export class MessagingGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -58,6 +58,7 @@ export class MessagingGateway implements INodeType {
 	methods = {
 		credentialTest: { messagingGatewayApiTest },
 		loadOptions,
+		resourceMapping,
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -95,6 +95,12 @@ export const WEBHOOK_META_VERSION_SPELLINGS: Readonly<Record<string, (typeof WEB
 /** Template categories valid for version 5.0 (spec section 2.5). */
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 
+/** Component formats of spec section 2.5 (BODY lists all five; HEADER shows the static LOCATION). */
+export const TEMPLATE_COMPONENT_FORMATS = ['TEXT', 'IMAGE', 'DOCUMENT', 'VIDEO', 'LOCATION'] as const;
+
+/** Edits allowed to an approved template (spec section 8); rejected and paused templates have no limit. */
+export const TEMPLATE_EDIT_QUOTA = { perThirtyDays: 10, perDay: 1 } as const;
+
 /** Template states that may be edited (spec sections 3 and 4.5). */
 export const TEMPLATE_EDITABLE_STATUSES = ['APPROVED', 'REJECTED', 'PAUSED'] as const;
 

@@ -10,17 +10,6 @@ import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.
 import { runLoadOptions, runNode } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
 
-// The sandbox's template ids use randomInt over a range wider than it allows (2^48); reported to its owner. Until it
-// is fixed, a too-wide range draws from the widest allowed one instead.
-jest.mock('node:crypto', () => {
-	const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
-	return {
-		...actual,
-		randomInt: (min: number, max: number) =>
-			max - min > 2 ** 48 - 1 ? min + actual.randomInt(0, 2 ** 48 - 1) : actual.randomInt(min, max),
-	};
-});
-
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox();

@@ -4,13 +4,17 @@
  */
 import { randomInt } from 'node:crypto';
 
-import { TEMPLATE_CATEGORIES, TEMPLATE_EDITABLE_STATUSES } from '../../nodes/gateway/spec';
+import {
+	TEMPLATE_CATEGORIES,
+	TEMPLATE_COMPONENT_FORMATS as COMPONENT_FORMATS,
+	TEMPLATE_EDITABLE_STATUSES,
+	TEMPLATE_EDIT_QUOTA,
+} from '../../nodes/gateway/spec';
 import { array, LOCALE_PATTERN, matching, object, oneOf, onlyKeys, optionalString, required, string } from './check';
 import { GatewayError, invalid } from './errors';
 
 /** The categories of version 5.0, and `TICKET_UPDATE` that a create example of the spec uses (section 2.5). */
 const ACCEPTED_CATEGORIES = [...TEMPLATE_CATEGORIES, 'TICKET_UPDATE'] as const;
-const COMPONENT_FORMATS = ['TEXT', 'IMAGE', 'DOCUMENT', 'VIDEO', 'LOCATION'] as const;
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
@@ -150,10 +154,10 @@ export function checkEditAllowed(template: SandboxTemplate, content: TemplateCon
 	const approvedEdits = template.edits.filter((edit) => edit.statusBefore === 'APPROVED');
 	const lastDay = approvedEdits.filter((edit) => now - edit.at < DAY).length;
 	const lastMonth = approvedEdits.filter((edit) => now - edit.at < 30 * DAY).length;
-	if (lastDay >= 1 || lastMonth >= 10) {
+	if (lastDay >= TEMPLATE_EDIT_QUOTA.perDay || lastMonth >= TEMPLATE_EDIT_QUOTA.perThirtyDays) {
 		throw new GatewayError(
 			400,
-			'Template edit quota exceeded: an approved template can be edited at most once in 24 hours and 10 times in 30 days ' +
+			`Template edit quota exceeded: an approved template can be edited at most ${TEMPLATE_EDIT_QUOTA.perDay} time(s) in 24 hours and ${TEMPLATE_EDIT_QUOTA.perThirtyDays} times in 30 days ` +
 				`(edits in the last 24 hours: ${lastDay}, in the last 30 days: ${lastMonth})`,
 			{ type: 'OAuthException', code: 100 },
 		);

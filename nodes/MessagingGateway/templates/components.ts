@@ -3,6 +3,8 @@
  * and merging a partial change into a current template for an edit. Pure logic, no n8n imports.
  */
 
+import { TEMPLATE_COMPONENT_FORMATS } from '../../gateway/spec';
+
 export interface TemplateButton {
 	type: string;
 	text?: string;
@@ -31,11 +33,7 @@ export interface GatewayTemplate {
 	[key: string]: unknown;
 }
 
-/**
- * Component formats of spec section 2.5 (BODY lists all five; HEADER shows the static LOCATION).
- * Not yet in spec.ts: to move there as TEMPLATE_COMPONENT_FORMATS.
- */
-export const COMPONENT_FORMATS = ['TEXT', 'IMAGE', 'DOCUMENT', 'VIDEO', 'LOCATION'] as const;
+export const COMPONENT_FORMATS = TEMPLATE_COMPONENT_FORMATS;
 
 /** The network's order of components in a template; types it does not know go last. */
 const COMPONENT_ORDER = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'];

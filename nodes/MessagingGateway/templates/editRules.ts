@@ -2,13 +2,10 @@
  * The rules of editing a template (spec sections 3, 4.5 and 8), as checks made before sending and as the text that
  * explains a refusal by the gateway. Pure logic, no n8n imports.
  */
-import { TEMPLATE_EDITABLE_STATUSES } from '../../gateway/spec';
+import { TEMPLATE_EDITABLE_STATUSES, TEMPLATE_EDIT_QUOTA } from '../../gateway/spec';
 import type { GatewayTemplate } from './components';
 
-/**
- * The edit quota of spec section 8. Not yet in spec.ts: to move there as TEMPLATE_EDIT_QUOTA.
- */
-const APPROVED_EDIT_QUOTA = 'at most 10 edits in 30 days, or 1 edit in 24 hours';
+const APPROVED_EDIT_QUOTA = `at most ${TEMPLATE_EDIT_QUOTA.perThirtyDays} edits in 30 days, or ${TEMPLATE_EDIT_QUOTA.perDay} edit in 24 hours`;
 
 export const TEMPLATE_EDIT_RULES =
 	`Only templates whose status is ${TEMPLATE_EDITABLE_STATUSES.join(', ')} can be edited. ` +

@@ -1,16 +1,12 @@
 /** Webhook requests and answers (spec sections 2.4, 4.2, 4.3). Pure logic, no n8n imports. */
 
-/**
- * Response spellings of `meta_version` that mean a request value: the gateway's examples answer `LASTEST` for
- * `LATEST` (spec section 2.4). Not yet in spec.ts: to move there beside WEBHOOK_META_VERSIONS.
- */
-const META_VERSION_SPELLINGS: Record<string, string> = { LASTEST: 'LATEST' };
+import { WEBHOOK_META_VERSION_SPELLINGS } from '../../../gateway/spec';
 
 /** A webhook as the node outputs it: `meta_version` spelled as in requests. */
 export function normaliseWebhook<T extends Record<string, unknown>>(webhook: T): T {
 	const version = webhook.meta_version;
 	if (typeof version !== 'string') return webhook;
-	const spelled = META_VERSION_SPELLINGS[version.trim().toUpperCase()];
+	const spelled = WEBHOOK_META_VERSION_SPELLINGS[version.trim().toUpperCase()];
 	return spelled ? { ...webhook, meta_version: spelled } : webhook;
 }
 
