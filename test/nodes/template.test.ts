@@ -340,9 +340,6 @@ describe('template parameters for template messages', () => {
 	it('offers them as required resource-mapper fields, and a notice without a template ID', async () => {
 		const id = await createTemplate();
 		const node = new MessagingGateway();
-		const { resourceMapping } = await import('../../nodes/MessagingGateway/methods');
-		// The resource mapper is wired into the node by the lead; until then it is called the way n8n does.
-		(node.methods as IDataObject).resourceMapping ??= resourceMapping;
 
 		const fields = (await runLoadOptions({
 			node,
