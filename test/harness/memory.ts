@@ -1,0 +1,47 @@
+/**
+ * Measures how much memory a piece of work keeps alive at its peak. Streaming leaves a lot of garbage that
+ * merely has not been collected yet, so the sampler forces a garbage collection before each reading: what
+ * remains is memory really held (a file read whole into a Buffer shows up; 64 KB stream chunks do not).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+type GarbageCollector = (options?: { type: 'major' | 'minor' }) => void;
+let collectGarbage: GarbageCollector | undefined;
+
+function gc(type: 'major' | 'minor'): void {
+	if (!collectGarbage) {
+		setFlagsFromString('--expose-gc');
+		collectGarbage = runInNewContext('gc') as GarbageCollector;
+	}
+	collectGarbage({ type });
+}
+
+/**
+ * JS heap plus Buffers and other ArrayBuffers. Stream chunks die young, so a minor collection (fast, unlike a
+ * full one in a Jest worker's large heap) is enough to drop them between samples.
+ */
+function liveBytes(type: 'major' | 'minor' = 'minor'): number {
+	gc(type);
+	const { heapUsed, arrayBuffers } = process.memoryUsage();
+	return heapUsed + arrayBuffers;
+}
+
+export interface MemoryMeasurement<T> {
+	result: T;
+	/** Highest live memory seen while `work` ran, minus live memory before it, in bytes. */
+	peakGrowth: number;
+}
+
+export async function measurePeakMemory<T>(work: () => Promise<T>, sampleEveryMs = 20): Promise<MemoryMeasurement<T>> {
+	const baseline = liveBytes('major');
+	let peak = baseline;
+	const sampler = setInterval(() => (peak = Math.max(peak, liveBytes())), sampleEveryMs);
+	try {
+		const result = await work();
+		peak = Math.max(peak, liveBytes());
+		return { result, peakGrowth: peak - baseline };
+	} finally {
+		clearInterval(sampler);
+	}
+}
