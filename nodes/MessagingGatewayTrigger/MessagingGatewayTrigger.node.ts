@@ -87,8 +87,6 @@ export class MessagingGatewayTrigger implements INodeType {
 		description: 'Starts the workflow when a WhatsApp message or status update arrives through the messaging gateway',
 		defaults: { name: 'Messaging Gateway Trigger' },
 		inputs: [],
-		// NodeConnectionTypes.Main is 'main'; the rule reads only string literals.
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingGatewayApi', required: true, testedBy: 'messagingGatewayApiTest' }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
