@@ -100,7 +100,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (typeof value !== 'string' || !value.startsWith('=')) return value;
 		const evaluator = workflow ?? expressionWorkflow;
 		const contextNode = node ?? expressionNode;
-		return evaluator.expression.getSimpleParameterValue(contextNode, value, 'internal', { $credentials: credentials }, undefined, '');
+		const additionalKeys = { $credentials: credentials };
+		return evaluator.expression.getSimpleParameterValue(contextNode, value, 'internal', additionalKeys, undefined, '');
 	}
 
 	async preAuthentication(

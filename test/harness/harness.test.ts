@@ -28,6 +28,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
+import { DEFAULT_BASE_URL } from '../../nodes/gateway/spec';
 import {
 	EXECUTION_ID,
 	getLogs,
@@ -185,7 +186,12 @@ class EchoNode implements INodeType {
 
 /** Streams each item's binary `data` to the server, then returns the same bytes as a new binary property. */
 class UploadNode implements INodeType {
-	description: INodeTypeDescription = { ...baseDescription, displayName: 'Upload', name: 'harnessUpload', properties: [] };
+	description: INodeTypeDescription = {
+		...baseDescription,
+		displayName: 'Upload',
+		name: 'harnessUpload',
+		properties: [],
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { baseUrl: gatewayUrl } = await this.getCredentials<{ baseUrl: string }>('messagingGatewayApi');
@@ -209,6 +215,16 @@ class UploadNode implements INodeType {
 			output.push({ json: response, binary: { copy }, pairedItem: { item: itemIndex } });
 		}
 		return [output];
+	}
+}
+
+/** Returns the credential fields other than the key, as the node sees them. */
+class CredentialFieldsNode implements INodeType {
+	description: INodeTypeDescription = { ...baseDescription, displayName: 'Fields', name: 'harnessFields', properties: [] };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { phoneId, baseUrl: gatewayUrl } = await this.getCredentials('messagingGatewayApi');
+		return [[{ json: { phoneId, baseUrl: gatewayUrl } }]];
 	}
 }
 
@@ -280,10 +296,12 @@ class HookNode implements INodeType {
 			): Promise<INodeCredentialTestResult> {
 				const data = credential.data as { apiKey: string; baseUrl: string };
 				try {
-					await this.helpers.request({ uri: `${data.baseUrl}/templates`, headers: { apikey: data.apiKey }, json: true });
+					const uri = `${data.baseUrl}/templates`;
+					await this.helpers.request({ uri, headers: { apikey: data.apiKey }, json: true });
 					return { status: 'OK', message: 'Connection successful' };
 				} catch (error) {
-					return { status: 'Error', message: `Gateway refused the key (${(error as { statusCode?: number }).statusCode})` };
+					const { statusCode } = error as { statusCode?: number };
+					return { status: 'Error', message: `Gateway refused the key (${statusCode})` };
 				}
 			},
 		},
@@ -296,7 +314,8 @@ class HookNode implements INodeType {
 				return hooks.some((hook) => hook.url === this.getNodeWebhookUrl('default'));
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const { id } = (await request(this, 'POST', '/hooks', { url: this.getNodeWebhookUrl('default') })) as IDataObject;
+				const url = this.getNodeWebhookUrl('default');
+				const { id } = (await request(this, 'POST', '/hooks', { url })) as IDataObject;
 				const staticData = this.getWorkflowStaticData('node');
 				staticData.hookId = id;
 				staticData.secret = 'shared-secret';
@@ -386,6 +405,16 @@ describe('runNode', () => {
 
 	it('fails like n8n when the node needs credentials the test did not give', async () => {
 		await expect(runNode({ node: new EchoNode(), parameters: {} })).rejects.toBeInstanceOf(NodeOperationError);
+	});
+
+	it('gives the node credential fields the test left out at their defaults, as n8n does', async () => {
+		const { output } = await runNode({
+			node: new CredentialFieldsNode(),
+			parameters: {},
+			credentials: { messagingGatewayApi: { apiKey: API_KEY } },
+		});
+
+		expect(output[0][0].json).toEqual({ phoneId: '', baseUrl: DEFAULT_BASE_URL });
 	});
 
 	it('puts the execution to wait and exposes the wait time and resume URLs', async () => {
@@ -510,7 +539,11 @@ describe('runLoadOptions and runCredentialTest', () => {
 	});
 
 	it('runs the credential test function with the credential data', async () => {
-		const ok = await runCredentialTest({ node: new HookNode(), testName: 'gatewayTest', credentials: { apiKey: API_KEY, baseUrl } });
+		const ok = await runCredentialTest({
+			node: new HookNode(),
+			testName: 'gatewayTest',
+			credentials: { apiKey: API_KEY, baseUrl },
+		});
 		const refused = await runCredentialTest({
 			node: new HookNode(),
 			testName: 'gatewayTest',

@@ -231,7 +231,8 @@ export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<un
 	const method = (nodeType.methods?.[kind] as Record<string, Function> | undefined)?.[options.method];
 	if (!method) throw new Error(`Harness: the node has no methods.${kind}.${options.method}`);
 
-	const context = new LoadOptionsContext(workflow, node, additionalData, options.path ?? `parameters.${options.method}`);
+	const path = options.path ?? `parameters.${options.method}`;
+	const context = new LoadOptionsContext(workflow, node, additionalData, path);
 	const args = kind === 'listSearch' ? [options.filter, options.paginationToken] : [];
 	return await method.call(context, ...args);
 }
