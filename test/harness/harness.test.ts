@@ -220,7 +220,12 @@ class UploadNode implements INodeType {
 
 /** Returns the credential fields other than the key, as the node sees them. */
 class CredentialFieldsNode implements INodeType {
-	description: INodeTypeDescription = { ...baseDescription, displayName: 'Fields', name: 'harnessFields', properties: [] };
+	description: INodeTypeDescription = {
+		...baseDescription,
+		displayName: 'Fields',
+		name: 'harnessFields',
+		properties: [],
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { phoneId, baseUrl: gatewayUrl } = await this.getCredentials('messagingGatewayApi');
