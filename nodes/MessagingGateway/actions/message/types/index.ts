@@ -57,12 +57,20 @@ export const typeFields: INodeProperties[] = [
 	...reaction.fields,
 ];
 
+// Asked once per item; the answer only depends on the static description.
+const fieldsByChoice = new Map<MessageTypeChoice, INodeProperties[]>();
+
 /** The top-level fields the editor shows for one message type: the parameters its builder reads. */
 export function fieldsOf(choice: MessageTypeChoice): INodeProperties[] {
-	return typeFields.filter((field) => {
-		const shown = field.displayOptions?.show?.messageType;
-		return Array.isArray(shown) && shown.includes(choice);
-	});
+	let fields = fieldsByChoice.get(choice);
+	if (!fields) {
+		fields = typeFields.filter((field) => {
+			const shown = field.displayOptions?.show?.messageType;
+			return Array.isArray(shown) && shown.includes(choice);
+		});
+		fieldsByChoice.set(choice, fields);
+	}
+	return fields;
 }
 
 /** Builders of the types that need nothing but their parameters. */
