@@ -23,7 +23,9 @@ interface SandboxInfo {
 }
 
 function startSandboxProcess(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-	const child = fork(path.join(__dirname, 'personData.sandbox.ts'), [], { execArgv: ['-r', 'ts-node/register/transpile-only'] });
+	const child = fork(path.join(__dirname, 'personData.sandbox.ts'), [], {
+		execArgv: ['-r', 'ts-node/register/transpile-only'],
+	});
 	return new Promise((resolve) => child.once('message', (info) => resolve({ child, info: info as SandboxInfo })));
 }
 
@@ -71,7 +73,8 @@ async function measure<T>(label: string, work: () => Promise<T>): Promise<{ ms: 
 	clearInterval(timer);
 	peak = Math.max(peak, usedMemory());
 	const peakMb = (peak - base) / MB;
-	console.log(`${label.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(7)} s   peak memory growth ${peakMb.toFixed(1).padStart(7)} MB`);
+	const seconds = (ms / 1000).toFixed(2).padStart(7);
+	console.log(`${label.padEnd(34)} ${seconds} s   peak memory growth ${peakMb.toFixed(1).padStart(7)} MB`);
 	return { ms, peakMb, result };
 }
 
@@ -91,7 +94,11 @@ function post(info: SandboxInfo, write: (request: http.ClientRequest) => void): 
 	});
 }
 
-const HEADER = ['FirstName', 'LastName', 'Email', 'Phone', 'ExternalId', 'plan:String', 'visits:Integer', 'score:Float'];
+const HEADER = ['FirstName', 'LastName', 'Email', 'Phone', 'ExternalId'].concat([
+	'plan:String',
+	'visits:Integer',
+	'score:Float',
+]);
 
 function* rowsOf(items: ReturnType<typeof makeItems>) {
 	for (const { json } of items) {
@@ -130,7 +137,8 @@ async function main() {
 	const naive = await measure('naive whole-string build + http', () =>
 		post(info, (request) => {
 			const lines = [HEADER.join(';')];
-			for (const row of rowsOf(items)) lines.push(row.map((v) => (/[;"\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(';'));
+			const cell = (v: string) => (/[;"\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+			for (const row of rowsOf(items)) lines.push(row.map(cell).join(';'));
 			request.end(lines.join('\n') + '\n');
 		}),
 	);
@@ -145,12 +153,14 @@ async function main() {
 	);
 	const { files } = await ask<{ files: Array<{ records: number; bytes: number }> }>(child, 'files');
 	const output = node.result.output[0];
-	console.log(`\nnode output: ${output.length} part(s); gateway counted ${files.map((f) => f.records).join(', ')} records`);
+	const counted = files.map((f) => f.records).join(', ');
+	console.log(`\nnode output: ${output.length} part(s); gateway counted ${counted} records`);
 	console.log(`ratio node / lower bound: ${(node.ms / lower.ms).toFixed(2)} (target <= 1.5)`);
 	console.log(`ratio node / naive:       ${(node.ms / naive.ms).toFixed(2)}`);
 	console.log(`node peak memory growth:  ${node.peakMb.toFixed(1)} MB (target < 64 MB beyond the input items)`);
 	child.disconnect();
-	if (files.reduce((sum, f) => sum + f.records, 0) !== RECORDS) throw new Error('the gateway did not receive every record');
+	const received = files.reduce((sum, f) => sum + f.records, 0);
+	if (received !== RECORDS) throw new Error(`the gateway received ${received} records, not ${RECORDS}`);
 }
 
 main().catch((error) => {
