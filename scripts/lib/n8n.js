@@ -7,7 +7,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { log, run, startProcess, stopProcess, waitFor, tail, PACKAGE_NAME } = require('./util');
+const { log, run, startProcess, stopProcess, waitFor, tail, freePort, PACKAGE_NAME } = require('./util');
 
 const CREDENTIAL_ID = 'mgGatewayCred001';
 const CREDENTIAL_NAME = 'Messaging Gateway account';
@@ -70,7 +70,8 @@ function n8nPaths(inst) {
 
 /** One n8n CLI command, run to completion. The CLI uses its own broker port so it can run beside the server. */
 async function cli(inst, args, { capture = true, brokerPort } = {}) {
-	const env = n8nEnv(inst, { N8N_RUNNERS_BROKER_PORT: String(brokerPort || inst.brokerPort + 1) });
+	// A fresh free port each time: a CLI command whose task broker cannot listen runs nothing.
+	const env = n8nEnv(inst, { N8N_RUNNERS_BROKER_PORT: String(brokerPort || (await freePort())) });
 	return run(inst.runtime.node24.node, [inst.runtime.n8n.bin, ...args], { env, capture, cwd: inst.userFolder });
 }
 

@@ -46,13 +46,22 @@ function approvalWorkflow(name: string, waitParameters: Record<string, unknown>)
 /** Starts `n8n execute --id` (it may only return once the execution has finished) and waits for the waiting row. */
 async function startWaitingExecution(wf: Workflow) {
 	const before = listExecutions(env.db, wf.id!).length;
-	const cli = env.cli(['execute', `--id=${wf.id}`]).catch((e: Error) => e.message);
+	let cliOutput: string | undefined;
+	const cli = env.cli(['execute', `--id=${wf.id}`]).then(
+		(out: string) => (cliOutput = out),
+		(e: Error) => (cliOutput = e.message),
+	);
 	const row = await util.waitFor(
 		'the execution to wait',
 		async () => {
 			const rows = listExecutions(env.db, wf.id!);
 			const last = rows[rows.length - 1];
-			return rows.length > before && last.status === 'waiting' ? last : null;
+			if (rows.length > before && last.status === 'waiting') return last;
+			// The CLI ended and nothing waits: show what it said.
+			if (cliOutput !== undefined && rows.length === before) {
+				throw Object.assign(new Error(`n8n execute ended without an execution:\n${cliOutput.slice(-3000)}`), { fatal: true });
+			}
+			return null;
 		},
 		{ timeoutMs: 90000, intervalMs: 500 },
 	);
