@@ -75,6 +75,8 @@ export interface RecordedRequest {
 	/** 0 when the connection was dropped without an answer. */
 	status: number;
 	responseBody: unknown;
+	/** When the request arrived (epoch ms, the real clock): tests of pacing read it. */
+	receivedAt: number;
 }
 
 export interface SandboxMedia {
@@ -275,6 +277,7 @@ export class SandboxGateway implements Sandbox {
 			body: null,
 			status: 0,
 			responseBody: null,
+			receivedAt: Date.now(),
 		};
 		this.requests.push(record);
 

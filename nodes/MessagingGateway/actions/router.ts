@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { readBatching, type Batching } from './batching';
 import { resources, type ResourceName } from './resources';
 import type { ItemOperation, Operation } from './types';
 
@@ -20,26 +21,29 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if ('executeAll' in operation) return [await operation.executeAll.call(this, items)];
 
-	if (operation.waitsForResponse) {
-		await operation.execute.call(this, 0);
-		return [items];
-	}
+	if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items);
 
 	return [await runPerItem.call(this, operation, items, readBatching.call(this, resource))];
 }
 
-interface Batching {
-	size: number;
-	intervalMs: number;
-}
-
-/** Batching options exist on message operations only (`batching.batchSize`, `batching.batchInterval`). */
-function readBatching(this: IExecuteFunctions, resource: ResourceName): Batching | undefined {
-	if (resource !== 'message') return undefined;
-	const batching = this.getNodeParameter('batching', 0, {}) as IDataObject;
-	const size = Number(batching.batchSize ?? 0);
-	const intervalMs = Number(batching.batchInterval ?? 0);
-	return size > 0 && intervalMs > 0 ? { size, intervalMs } : undefined;
+/**
+ * Send and wait sends one message (for the first item, as n8n's own send-and-wait nodes do) and puts the execution
+ * to wait; the input items pass through and resume with the answer. With Continue On Fail, a failed send becomes an
+ * error item and the execution does not wait.
+ */
+async function sendAndWait(
+	this: IExecuteFunctions,
+	operation: ItemOperation,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
+	try {
+		await operation.execute.call(this, 0);
+	} catch (error) {
+		const nodeError = asNodeError.call(this, error, 0);
+		if (!this.continueOnFail()) throw nodeError;
+		return [[{ json: errorJson(nodeError), pairedItem: { item: 0 } }]];
+	}
+	return [items];
 }
 
 async function runPerItem(
