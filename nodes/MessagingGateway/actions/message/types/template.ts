@@ -2,19 +2,35 @@
  * Template message (spec 2.2, type `template`): name, language `{ policy: 'deterministic', code: 'xx_XX' }` and the
  * components that fill the template's placeholders: one `body` component with the texts for {{1}}, {{2}}, ... in
  * order, and one `button` component (sub_type `url`, index as numeric text) per URL button with a dynamic suffix.
+ *
+ * The placeholders are either entered by hand (the first way, still the default) or taken from the template: a
+ * resource mapper reads the template by ID in the editor and lists one required field per placeholder. The name and
+ * language stay fields in both ways: the message is addressed by them (spec 2.2) and reading them from the
+ * template would cost a request per send, while `build()` stays pure and a send stays one request.
  */
 import type { INodeProperties } from 'n8n-workflow';
+
+import { TEMPLATE_ID_PARAMETER, templateParametersField } from '../../../methods/templateParameters';
+import { buildMessageComponents, parametersFromIds } from '../../../templates/parameters';
 
 import {
 	collectionEntries,
 	MessageInputError,
 	type MessagePayload,
+	isPlainObject,
 	readString,
 	requiredText,
 	showForMessageTypes,
 } from './common';
 
 const show = showForMessageTypes(['template']);
+
+/** Values of the "Parameters" choice; a workflow saved before the choice existed has none and means by hand. */
+export type TemplateParameterSource = 'manual' | 'fromTemplate';
+const showByHand = showForMessageTypes(['template'], { templateParameterSource: ['manual'] });
+const showFromTemplate = showForMessageTypes(['template'], { templateParameterSource: ['fromTemplate'] });
+
+const MAPPER_FIELD = 'Template Parameters';
 
 export const fields: INodeProperties[] = [
 	{
@@ -24,7 +40,8 @@ export const fields: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. order_shipped',
-		description: 'Name of an approved template, exactly as registered (lowercase letters, digits and underscores)',
+		description:
+			'Name of an approved template, exactly as registered (lowercase letters, digits and underscores). With parameters from the template: the name of the template whose ID is given below.',
 		displayOptions: show,
 	},
 	{
@@ -38,6 +55,39 @@ export const fields: INodeProperties[] = [
 		displayOptions: show,
 	},
 	{
+		displayName: 'Parameters',
+		name: 'templateParameterSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Define by Hand',
+				value: 'manual',
+				description: 'Enter the texts of the body placeholders in order and of the URL buttons by position',
+			},
+			{
+				name: 'From Template',
+				value: 'fromTemplate',
+				description: 'Read the template by its ID and fill one field per placeholder it has',
+			},
+		],
+		default: 'manual',
+		description: 'How the placeholders ({{1}}, {{2}}, ...) of the template are filled',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Template ID',
+		name: TEMPLATE_ID_PARAMETER,
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 123456789012345',
+		description: 'ID of the template (as Template > Create or Get answers it), read in the editor to list its placeholders',
+		hint: 'A fixed ID: the placeholders are listed while editing. The message itself is sent by Template Name and Language Code.',
+		displayOptions: showFromTemplate,
+	},
+	templateParametersField('templateParameters', showFromTemplate),
+	{
 		displayName: 'Body Parameters',
 		name: 'templateBodyParameters',
 		type: 'fixedCollection',
@@ -45,7 +95,7 @@ export const fields: INodeProperties[] = [
 		placeholder: 'Add Body Parameter',
 		default: {},
 		description: 'Texts that fill the placeholders of the template body in order: the first fills {{1}}, the second {{2}}, and so on',
-		displayOptions: show,
+		displayOptions: showByHand,
 		options: [
 			{
 				displayName: 'Parameter',
@@ -70,7 +120,7 @@ export const fields: INodeProperties[] = [
 		placeholder: 'Add URL Button Parameter',
 		default: {},
 		description: 'For URL buttons whose address ends in {{1}}: the text appended to the address of each button',
-		displayOptions: show,
+		displayOptions: showByHand,
 		options: [
 			{
 				displayName: 'Button',
@@ -103,6 +153,9 @@ export interface TemplateParams {
 	templateLanguage?: unknown;
 	templateBodyParameters?: unknown;
 	templateButtonParameters?: unknown;
+	templateParameterSource?: unknown;
+	/** The resource mapper's value: `{ mappingMode, value: { body_1: '…' }, schema: [{ id: 'body_1', … }] }`. */
+	templateParameters?: unknown;
 }
 
 type TextParameter = { type: 'text'; text: string };
@@ -128,6 +181,21 @@ export function build(params: TemplateParams): TemplatePayload {
 	if (/\s/.test(name)) throw new MessageInputError('Template Name', `"${name}" contains spaces; template names never do`);
 	const code = normalizeLanguageCode(params.templateLanguage);
 
+	const components =
+		parameterSource(params.templateParameterSource) === 'fromTemplate'
+			? componentsFromTemplate(params.templateParameters)
+			: componentsByHand(params);
+
+	return { type: 'template', template: { name, language: { policy: 'deterministic', code }, components } };
+}
+
+function parameterSource(value: unknown): TemplateParameterSource {
+	if (value === undefined || value === null || value === '' || value === 'manual') return 'manual';
+	if (value === 'fromTemplate') return 'fromTemplate';
+	throw new MessageInputError('Parameters', `"${readString(value, 'Parameters')}" is not a choice; use Define by Hand or From Template`);
+}
+
+function componentsByHand(params: TemplateParams): TemplateComponent[] {
 	const components: TemplateComponent[] = [];
 
 	const bodyEntries = collectionEntries(params.templateBodyParameters, 'parameter', 'Body Parameters');
@@ -159,5 +227,51 @@ export function build(params: TemplateParams): TemplatePayload {
 		components.push({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text }] });
 	}
 
-	return { type: 'template', template: { name, language: { policy: 'deterministic', code }, components } };
+	return components;
+}
+
+/**
+ * The components from the resource mapper's value. The placeholders the template has are the mapper's `schema` (the
+ * fields listed when the template was read in the editor); a value for an id that is not in it is left out, since
+ * the template no longer has that placeholder. Every listed placeholder needs a value.
+ */
+function componentsFromTemplate(mapper: unknown): TemplateComponent[] {
+	const schema = isPlainObject(mapper) ? mapper.schema : undefined;
+	if (!Array.isArray(schema)) {
+		// Without a schema the placeholders were never listed: sending no parameters would hide the mistake.
+		throw new MessageInputError(
+			MAPPER_FIELD,
+			'the placeholders of the template were never listed; enter a fixed Template ID and let the editor load its parameters',
+		);
+	}
+	const ids = schema.map((field) => (isPlainObject(field) ? readString(field.id, MAPPER_FIELD) : ''));
+	const parameters = parametersFromIds(ids);
+	const rawValues = isPlainObject(mapper) && isPlainObject(mapper.value) ? mapper.value : {};
+
+	const header = parameters.find((parameter) => parameter.component === 'header');
+	if (header) {
+		// Spec 2.2 knows only `body` and `button` message components, so a header placeholder cannot be filled.
+		throw new MessageInputError(
+			`${MAPPER_FIELD} › ${header.displayName}`,
+			'the template has a placeholder in its header, which a message cannot fill (the gateway takes only body and URL-button parameters); use a template whose header has no placeholder',
+		);
+	}
+
+	const values: Record<string, string> = {};
+	for (const parameter of parameters) {
+		values[parameter.id] = readString(rawValues[parameter.id], `${MAPPER_FIELD} › ${parameter.displayName}`);
+	}
+	const { components, missing } = buildMessageComponents(parameters, values);
+	if (missing.length > 0) {
+		const others = missing.length > 1 ? ` (also empty: ${missing.slice(1).join(', ')})` : '';
+		throw new MessageInputError(
+			`${MAPPER_FIELD} › ${missing[0]}`,
+			`is empty; every placeholder of the template needs a value${others}`,
+		);
+	}
+	return components.map((component): TemplateComponent =>
+		component.type === 'button'
+			? { type: 'button', sub_type: 'url', index: component.index ?? '0', parameters: component.parameters }
+			: { type: 'body', parameters: component.parameters },
+	);
 }
