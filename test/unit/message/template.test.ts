@@ -89,3 +89,103 @@ describe('template message', () => {
 		expect(inputError(withButtons([{ index: 0, text: '' }])).field).toBe('URL Button Parameters › entry 1 › Text');
 	});
 });
+
+describe('template message with parameters from the template (resource mapper)', () => {
+	/** The value the editor stores for the mapper: the listed fields (schema) and what was entered for each. */
+	const mapped = (ids: string[], value: Record<string, unknown> | null) => ({
+		mappingMode: 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema: ids.map((id) => ({ id, displayName: id, required: true, display: true, type: 'string' })),
+	});
+	const fromTemplate = (templateParameters: unknown) =>
+		build({ templateName: 'order_shipped', templateLanguage: 'en_US', templateParameterSource: 'fromTemplate', templateParameters });
+
+	it('builds the body parameters in placeholder order and one URL button component per button, index as text', () => {
+		const payload = fromTemplate(
+			mapped(['button_2_1', 'body_2', 'body_1', 'button_0_1'], {
+				body_2: '#42',
+				body_1: 'Ana',
+				button_2_1: 'orders/42',
+				button_0_1: 7,
+			}),
+		);
+		expect(payload).toEqual({
+			type: 'template',
+			template: {
+				name: 'order_shipped',
+				language: { policy: 'deterministic', code: 'en_US' },
+				components: [
+					{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '#42' }] },
+					{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '7' }] },
+					{ type: 'button', sub_type: 'url', index: '2', parameters: [{ type: 'text', text: 'orders/42' }] },
+				],
+			},
+		});
+	});
+
+	it('orders body placeholders by number, not as text (body_10 after body_9)', () => {
+		const ids = Array.from({ length: 10 }, (_, i) => `body_${10 - i}`);
+		const value = Object.fromEntries(ids.map((id) => [id, id]));
+		const [body] = fromTemplate(mapped(ids, value)).template.components;
+		expect(body.parameters.map((p) => p.text)).toEqual(Array.from({ length: 10 }, (_, i) => `body_${i + 1}`));
+	});
+
+	it('sends no components for a template without placeholders, and ignores values of placeholders it no longer has', () => {
+		expect(fromTemplate(mapped([], null)).template.components).toEqual([]);
+		expect(fromTemplate(mapped(['body_1'], { body_1: 'Ana', body_2: 'stale' })).template.components).toEqual([
+			{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] },
+		]);
+	});
+
+	it('ignores the hand-entered parameters, and By Hand ignores the mapper', () => {
+		const both = {
+			templateName: 'x',
+			templateLanguage: 'en_US',
+			templateBodyParameters: { parameter: [{ text: 'by hand' }] },
+			templateParameters: mapped(['body_1'], { body_1: 'mapped' }),
+		};
+		expect(build({ ...both, templateParameterSource: 'fromTemplate' }).template.components).toEqual([
+			{ type: 'body', parameters: [{ type: 'text', text: 'mapped' }] },
+		]);
+		expect(build({ ...both, templateParameterSource: 'manual' }).template.components).toEqual([
+			{ type: 'body', parameters: [{ type: 'text', text: 'by hand' }] },
+		]);
+		// Saved before the choice existed: by hand.
+		expect(build(both).template.components).toEqual([{ type: 'body', parameters: [{ type: 'text', text: 'by hand' }] }]);
+	});
+
+	it('names the first empty placeholder and lists the others', () => {
+		const error = inputError(() =>
+			fromTemplate(mapped(['body_1', 'body_2', 'button_0_1'], { body_1: 'Ana', body_2: '  ', button_0_1: null })),
+		);
+		expect(error.field).toBe('Template Parameters › Body {{2}}');
+		expect(error.reason).toBe('is empty; every placeholder of the template needs a value (also empty: Button 1 URL {{1}})');
+	});
+
+	it('counts a placeholder without any value (field removed, value never set) as empty', () => {
+		expect(inputError(() => fromTemplate(mapped(['body_1'], null))).field).toBe('Template Parameters › Body {{1}}');
+		expect(inputError(() => fromTemplate(mapped(['body_1'], {}))).field).toBe('Template Parameters › Body {{1}}');
+	});
+
+	it('refuses a template with a header placeholder: spec 2.2 has no header component to fill it', () => {
+		const error = inputError(() => fromTemplate(mapped(['header_1', 'body_1'], { header_1: 'x', body_1: 'y' })));
+		expect(error.field).toBe('Template Parameters › Header {{1}}');
+		expect(error.reason).toMatch(/^the template has a placeholder in its header, which a message cannot fill/);
+	});
+
+	it('refuses a mapper whose placeholders were never listed, and an object as a value', () => {
+		const never = inputError(() => fromTemplate({ mappingMode: 'defineBelow', value: null }));
+		expect(never.field).toBe('Template Parameters');
+		expect(never.reason).toMatch(/never listed; enter a fixed Template ID/);
+		expect(inputError(() => fromTemplate(undefined)).field).toBe('Template Parameters');
+		expect(inputError(() => fromTemplate(mapped(['body_1'], { body_1: { a: 1 } }))).reason).toBe('must be text, got an object');
+	});
+
+	it('refuses an unknown Parameters choice', () => {
+		const error = inputError(() =>
+			build({ templateName: 'x', templateLanguage: 'en_US', templateParameterSource: 'guess' }),
+		);
+		expect(error.field).toBe('Parameters');
+	});
+});
