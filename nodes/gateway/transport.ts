@@ -8,6 +8,7 @@
  */
 import type { Readable } from 'stream';
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -63,9 +64,25 @@ export interface GatewaySettings {
 	phoneId: string;
 }
 
+/**
+ * The credential, read once per node run (one execution context) rather than once per request: a run that sends
+ * thousands of messages would otherwise decrypt it thousands of times.
+ */
+const credentialsByContext = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+
+async function credentialsOf(this: GatewayContext): Promise<ICredentialDataDecryptedObject> {
+	let credentials = credentialsByContext.get(this);
+	if (!credentials) {
+		credentials = this.getCredentials(CREDENTIAL_TYPE);
+		credentialsByContext.set(this, credentials);
+		credentials.catch(() => credentialsByContext.delete(this));
+	}
+	return await credentials;
+}
+
 /** The credential's base URL and phone id. The API key is not returned: only n8n's authentication touches it. */
 export async function getGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await credentialsOf.call(this);
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {
 		throw new NodeOperationError(this.getNode(), 'The Base URL of the Messaging Gateway credential is not an http(s) address', {
@@ -142,8 +159,13 @@ async function send(
 	baseUrl: string,
 	request: GatewayRequest,
 ): Promise<RawResponse> {
+	// A copy: n8n may add pre-authentication data to it.
+	const data = { ...(await credentialsOf.call(this)) };
+	const credentialsDecrypted = { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data };
 	try {
-		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as RawResponse;
+		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+			credentialsDecrypted,
+		})) as RawResponse;
 	} catch (error) {
 		// n8n wraps transport failures; only the code is kept, so that no header (the API key) can leak.
 		const code = networkErrorCode(error);
@@ -197,7 +219,7 @@ async function gatewayError(this: GatewayContext, response: RawResponse, request
 
 /** The API key, only to make sure no error text carries it (a gateway might echo it back). */
 async function secretsOf(this: GatewayContext): Promise<string[]> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await credentialsOf.call(this);
 	return typeof credentials.apiKey === 'string' ? [credentials.apiKey] : [];
 }
 
