@@ -3,12 +3,12 @@
  * mark-as-read put on the wire, media uploaded from a binary before the send, bad input that sends nothing, gateway
  * failures that send once, and Send and Wait for Response from the send to the resumed item.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, ResourceMapperField, ResourceMapperValue } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
-import { runNode, runWebhook, type InputItem } from '../harness';
+import { runLoadOptions, runNode, runWebhook, type InputItem } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
 
 let sandbox: Sandbox;
@@ -319,6 +319,147 @@ describe('bad input: a clear error naming item and field, and nothing sent', () 
 		expect(output[0][0].json.messageId).toBeDefined();
 		expect(output[0][2].json.messageId).toBeDefined();
 		expect(sandbox.requests.map((r) => (r.body as IDataObject).to)).toEqual(['5511988887777', '14155550100']);
+	});
+});
+
+describe('Send a template with parameters from the template (resource mapper)', () => {
+	/** Creates a template straight through the sandbox's gateway API and returns its id. */
+	async function createTemplate(components: IDataObject[], name = 'order_shipped'): Promise<string> {
+		const response = await fetch(`${sandbox.url}${ENDPOINTS.templates.path}`, {
+			method: 'POST',
+			headers: { apikey: sandbox.apiKey, version: ENDPOINTS.templates.version, 'content-type': 'application/json' },
+			body: JSON.stringify({ name, language: 'en_US', category: 'UTILITY', components }),
+		});
+		expect(response.status).toBe(201);
+		const { id } = (await response.json()) as { id: string };
+		sandbox.requests.length = 0;
+		return id;
+	}
+
+	const orderShipped = [
+		{ type: 'BODY', text: 'Hi {{1}}, order {{2}} has shipped', example: { body_text: [['Ana', '#42']] } },
+		{
+			type: 'BUTTONS',
+			buttons: [
+				{ type: 'URL', text: 'Help', url: 'https://shop.example/help' },
+				{ type: 'URL', text: 'Track', url: 'https://shop.example/t/{{1}}', example: ['https://shop.example/t/42'] },
+			],
+		},
+	];
+
+	const fromTemplate = (templateId: string): INodeParameters => ({
+		messageType: 'template',
+		templateName: 'order_shipped',
+		templateLanguage: 'en_US',
+		templateParameterSource: 'fromTemplate',
+		templateId,
+	});
+
+	/** The editor calling the node's mapper for the message form, as it does when the Template ID is entered. */
+	async function listFields(templateId: string): Promise<ResourceMapperField[]> {
+		const result = (await runLoadOptions({
+			node: new MessagingGateway(),
+			parameters: { resource: 'message', operation: 'send', ...fromTemplate(templateId) },
+			credentials: credentials(),
+			kind: 'resourceMapping',
+			method: 'getTemplateParameterFields',
+		})) as { fields: ResourceMapperField[] };
+		return result.fields;
+	}
+
+	/** The value the editor stores for the mapper: the listed fields and the entered values. */
+	const mapped = (schema: ResourceMapperField[], value: Record<string, string>): ResourceMapperValue => ({
+		mappingMode: 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema,
+		attemptToConvertTypes: false,
+		convertFieldsToString: true,
+	});
+
+	it('lists the placeholders with examples, then sends the mapped values per item as body and URL-button components', async () => {
+		const id = await createTemplate(orderShipped);
+
+		const schema = await listFields(id);
+		expect(schema.map((field) => [field.id, field.displayName, field.required])).toEqual([
+			['body_1', 'Body {{1}} (e.g. Ana)', true],
+			['body_2', 'Body {{2}} (e.g. #42)', true],
+			['button_1_1', 'Button 2 "Track" URL {{1}} (e.g. https://shop.example/t/42)', true],
+		]);
+		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
+			['GET', `${ENDPOINTS.templates.path}/${id}`, '5.0'],
+		]);
+		sandbox.requests.length = 0;
+
+		const { output } = await send(
+			{
+				...fromTemplate(id),
+				templateParameters: mapped(schema, {
+					body_1: '={{ $json.name }}',
+					body_2: '={{ $json.order }}',
+					button_1_1: '={{ $json.order.slice(1) }}',
+				}),
+			},
+			{ items: [{ json: { name: 'Maria', order: '#123' } }, { json: { name: 'João', order: '#7' } }] },
+		);
+
+		// Sending reads nothing: name and language come from their fields, the placeholders from the mapper.
+		expect(sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+			['POST', ENDPOINTS.messages.path, 200],
+			['POST', ENDPOINTS.messages.path, 200],
+		]);
+		const template = (name: string, order: string) => ({
+			...envelope,
+			type: 'template',
+			template: {
+				name: 'order_shipped',
+				language: { policy: 'deterministic', code: 'en_US' },
+				components: [
+					{ type: 'body', parameters: [{ type: 'text', text: name }, { type: 'text', text: order }] },
+					{ type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: order.slice(1) }] },
+				],
+			},
+		});
+		expect(sandbox.requests.map((r) => r.body)).toEqual([template('Maria', '#123'), template('João', '#7')]);
+		expect(output[0].map((item) => item.json.messageId)).toEqual([
+			expect.stringMatching(/^wamid\./),
+			expect.stringMatching(/^wamid\./),
+		]);
+	});
+
+	it('a mapped value that is empty for an item: an error naming the item and the placeholder, nothing sent', async () => {
+		const id = await createTemplate(orderShipped);
+		const schema = await listFields(id);
+		sandbox.requests.length = 0;
+
+		const error = await thrown(
+			send(
+				{ ...fromTemplate(id), templateParameters: mapped(schema, { body_1: 'Ana', body_2: '={{ $json.order }}', button_1_1: '42' }) },
+				{ items: [{ json: {} }] },
+			),
+		);
+
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			'Template Parameters › Body {{2}} (item 0): is empty; every placeholder of the template needs a value',
+		);
+		expect((error as NodeOperationError).context.itemIndex).toBe(0);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses a template with a header placeholder before sending (spec 2.2 has no header component)', async () => {
+		const id = await createTemplate([
+			{ type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['#42'] } },
+			{ type: 'BODY', text: 'Hi {{1}}', example: { body_text: [['Ana']] } },
+		]);
+		const schema = await listFields(id);
+		expect(schema.map((field) => field.id)).toEqual(['header_1', 'body_1']);
+		sandbox.requests.length = 0;
+
+		const error = await thrown(send({ ...fromTemplate(id), templateParameters: mapped(schema, { header_1: '#1', body_1: 'Ana' }) }));
+
+		expect(error.message).toMatch(/^Template Parameters › Header \{\{1\}\} \(item 0\): the template has a placeholder in its header/);
+		expect(sandbox.requests).toHaveLength(0);
 	});
 });
 
