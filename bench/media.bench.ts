@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { runNode } from '../test/harness';
-import { startSandbox, type Sandbox } from '../test/sandbox';
+import { startSandbox, type Sandbox, sandboxCredentials } from '../test/sandbox';
 
 // Under plain Node, `…/MessagingGateway.node` resolves to the codex file MessagingGateway.node.json (.json is tried
 // before .ts), so the class is required with its extension.
@@ -48,7 +48,7 @@ async function measure(sandbox: Sandbox, directory: string, size: number): Promi
 		await runNode({
 			node: new MessagingGateway(),
 			parameters: { resource: 'media', operation: 'upload', mediaKind: 'document' },
-			credentials: { messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url } },
+			credentials: sandboxCredentials(sandbox),
 			items: [{ json: {}, binary: { data: { data: { filePath: path }, fileName: 'report.pdf', mimeType: 'application/pdf' } } }],
 		});
 	} finally {

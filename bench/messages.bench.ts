@@ -14,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
 import { runNode } from '../test/harness';
+import { sandboxCredentials } from '../test/sandbox';
 
 // Outside Jest, Node resolves `MessagingGateway.node` to the codex file MessagingGateway.node.json (.json is tried
 // before .ts), so the TypeScript file is named in full.
@@ -103,7 +104,7 @@ async function nodeRun(info: SandboxInfo, count: number): Promise<number> {
 			recipientPhoneNumber: '={{ $json.phone }}',
 			textBody: `={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}`,
 		},
-		credentials: { messagingGatewayApi: { apiKey: info.apiKey, phoneId: info.phoneId, baseUrl: info.url } },
+		credentials: sandboxCredentials(info),
 		items: items(count),
 		mode: 'trigger',
 	});
@@ -155,7 +156,7 @@ async function helperFloor(info: SandboxInfo, count: number): Promise<number> {
 	await runNode({
 		node: new HelperFloor(),
 		parameters: {},
-		credentials: { messagingGatewayApi: { apiKey: info.apiKey, phoneId: info.phoneId, baseUrl: info.url } },
+		credentials: sandboxCredentials(info),
 		items: items(count),
 		mode: 'trigger',
 	});

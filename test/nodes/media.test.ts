@@ -13,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { runNode, type InputItem } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 const MB = 1024 * 1024;
 
@@ -33,7 +33,7 @@ const upload = (items: InputItem[], parameters: INodeParameters = {}) =>
 	runNode({
 		node: new MessagingGateway(),
 		parameters: { resource: 'media', operation: 'upload', ...parameters },
-		credentials: { messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url } },
+		credentials: sandboxCredentials(sandbox),
 		items,
 	});
 

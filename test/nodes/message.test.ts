@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
 import { runLoadOptions, runNode, runWebhook, type InputItem } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -18,9 +18,7 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const credentials = () => ({
-	messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url },
-});
+const credentials = () => sandboxCredentials(sandbox);
 
 const send = (parameters: INodeParameters, options: { items?: InputItem[]; continueOnFail?: boolean } = {}) =>
 	runNode({

@@ -9,7 +9,7 @@ import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.
 import { BATCHING_DEFAULTS } from '../../nodes/MessagingGateway/actions/batching';
 import * as messageResource from '../../nodes/MessagingGateway/actions/message';
 import { runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ const run = (parameters: INodeParameters, items = phones(1), continueOnFail = fa
 	runNode({
 		node: new MessagingGateway(),
 		parameters,
-		credentials: { messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url } },
+		credentials: sandboxCredentials(sandbox),
 		items,
 		continueOnFail,
 	});

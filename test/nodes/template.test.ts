@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { runLoadOptions, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -17,9 +17,7 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const credentials = () => ({
-	messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url },
-});
+const credentials = () => sandboxCredentials(sandbox);
 
 const run = (parameters: INodeParameters, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
 	runNode({

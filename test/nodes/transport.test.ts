@@ -10,7 +10,7 @@ import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
 import { ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
 import { gatewayRequest } from '../../nodes/gateway/transport';
 import { runCredentialTest, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 class TransportProbe implements INodeType {
 	description: INodeTypeDescription = {
@@ -48,11 +48,11 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const credentials = (overrides: IDataObject = {}) => ({
-	messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: `${sandbox.url}/`, ...overrides },
-});
+// A trailing slash on the base URL, as users type it.
+const credentials = (overrides: Record<string, string> = {}) =>
+	sandboxCredentials(sandbox, { baseUrl: `${sandbox.url}/`, ...overrides });
 
-const probe = (items: IDataObject[], overrides?: IDataObject) =>
+const probe = (items: IDataObject[], overrides?: Record<string, string>) =>
 	runNode({ node: new TransportProbe(), parameters: {}, credentials: credentials(overrides), items: items.map((json) => ({ json })) });
 
 describe('every request', () => {

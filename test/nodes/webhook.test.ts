@@ -6,7 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -15,13 +15,11 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const run = (parameters: INodeParameters, credentialOverrides: IDataObject = {}, items: IDataObject[] = [{}]) =>
+const run = (parameters: INodeParameters, credentialOverrides: Record<string, string> = {}, items: IDataObject[] = [{}]) =>
 	runNode({
 		node: new MessagingGateway(),
 		parameters,
-		credentials: {
-			messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url, ...credentialOverrides },
-		},
+		credentials: sandboxCredentials(sandbox, credentialOverrides),
 		items: items.map((json) => ({ json })),
 	});
 

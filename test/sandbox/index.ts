@@ -15,3 +15,11 @@ export type {
 	SandboxWebhook,
 } from './server';
 export { ROUTE_NAMES } from './routes';
+
+/** The node credentials (`messagingGatewayApi`) that point at a sandbox, with any field overridden. */
+export function sandboxCredentials(
+	sandbox: { url: string; apiKey: string; phoneId: string },
+	overrides: Record<string, string> = {},
+): { messagingGatewayApi: Record<string, string> } {
+	return { messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url, ...overrides } };
+}
