@@ -13,10 +13,7 @@ import { join } from 'node:path';
 import { runNode } from '../test/harness';
 import { startSandbox, type Sandbox, sandboxCredentials } from '../test/sandbox';
 
-// Under plain Node, `…/MessagingGateway.node` resolves to the codex file MessagingGateway.node.json (.json is tried
-// before .ts), so the class is required with its extension.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { MessagingGateway } = require('../nodes/MessagingGateway/MessagingGateway.node.ts') as typeof import('../nodes/MessagingGateway/MessagingGateway.node');
+import { MessagingGateway } from '../nodes/MessagingGateway/MessagingGateway.node';
 
 const MB = 1024 * 1024;
 const LARGE = Number(process.env.MEDIA_MB ?? 100) * MB;

@@ -16,10 +16,7 @@ import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
 import { runNode } from '../test/harness';
 import { sandboxCredentials } from '../test/sandbox';
 
-// Outside Jest, Node resolves `MessagingGateway.node` to the codex file MessagingGateway.node.json (.json is tried
-// before .ts), so the TypeScript file is named in full.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { MessagingGateway } = require('../nodes/MessagingGateway/MessagingGateway.node.ts') as typeof import('../nodes/MessagingGateway/MessagingGateway.node');
+import { MessagingGateway } from '../nodes/MessagingGateway/MessagingGateway.node';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 2000);
 const WARM_UP = 100;

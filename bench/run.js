@@ -20,7 +20,8 @@ for (const bench of benches) {
 	const result = spawnSync(
 		process.execPath,
 		['--expose-gc', '-r', 'ts-node/register/transpile-only', path.join(__dirname, bench)],
-		{ stdio: 'inherit' },
+		// Prefer .ts: otherwise `…/MessagingGateway.node` resolves to the codex file MessagingGateway.node.json.
+		{ stdio: 'inherit', env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' } },
 	);
 	if (result.status !== 0) failed++;
 }
