@@ -67,9 +67,12 @@ function iteratorOf(records: Iterable<SourceRecord> | AsyncIterable<SourceRecord
 /** The shared source of records with one record of look-ahead (the one that did not fit into the previous part). */
 class RecordSource {
 	private pending: SourceRecord | undefined;
-	private exhausted = false;
+	/** Dropped at the end: the iterator's closure may hold all input items, and a sent part outlives the upload. */
+	private iterator: Source | undefined;
 
-	constructor(private readonly iterator: Source) {}
+	constructor(iterator: Source) {
+		this.iterator = iterator;
+	}
 
 	/** The next record, or undefined at the end. Returns a promise only when the source is asynchronous. */
 	next(): SourceRecord | undefined | Promise<SourceRecord | undefined> {
@@ -78,7 +81,7 @@ class RecordSource {
 			this.pending = undefined;
 			return record;
 		}
-		if (this.exhausted) return undefined;
+		if (this.iterator === undefined) return undefined;
 		const result = this.iterator.next();
 		if (result instanceof Promise) return result.then((settled) => this.take(settled));
 		return this.take(result);
@@ -90,7 +93,7 @@ class RecordSource {
 
 	private take(result: IteratorResult<SourceRecord>): SourceRecord | undefined {
 		if (result.done) {
-			this.exhausted = true;
+			this.iterator = undefined;
 			return undefined;
 		}
 		return result.value;
@@ -104,6 +107,8 @@ class PartStream extends Readable {
 	private started = false;
 	private pumping = false;
 	private done = false;
+	/** Dropped once the part is done: a sent part may be kept by the HTTP client after the upload (its request). */
+	private source: RecordSource | undefined;
 	private resolveFinished!: (summary: PersonFilePartSummary) => void;
 	private rejectFinished!: (error: Error) => void;
 	readonly finished = new Promise<PersonFilePartSummary>((resolve, reject) => {
@@ -113,12 +118,13 @@ class PartStream extends Readable {
 
 	constructor(
 		index: number,
-		private readonly source: RecordSource,
+		source: RecordSource,
 		private readonly format: PersonFileFormat,
 		private readonly columns: PersonColumns,
 		private readonly maxPartBytes: number,
 	) {
 		super();
+		this.source = source;
 		this.summary = { index, records: 0, bytes: 0, itemRanges: [] };
 		this.endText = format.end();
 		this.endBytes = Buffer.byteLength(this.endText);
@@ -134,11 +140,14 @@ class PartStream extends Readable {
 
 	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
 		if (!this.done) this.rejectFinished(error ?? new Error('The part was closed before it was completely read'));
+		this.source = undefined;
 		callback(error);
 	}
 
 	/** Fills one chunk of records and pushes it; ends the part when the next record does not fit or none is left. */
 	private async pump(): Promise<void> {
+		const source = this.source;
+		if (source === undefined) return;
 		let chunk = '';
 		if (!this.started) {
 			this.started = true;
@@ -146,9 +155,9 @@ class PartStream extends Readable {
 			this.summary.bytes = Buffer.byteLength(chunk);
 		}
 		while (chunk.length < CHUNK_CHARS) {
-			let record = this.source.next();
+			let record = source.next();
 			if (record instanceof Promise) record = await record;
-			if (record === undefined || !this.append(record)) {
+			if (record === undefined || !this.append(record, source)) {
 				this.finish(chunk);
 				return;
 			}
@@ -162,7 +171,7 @@ class PartStream extends Readable {
 	private lastText = '';
 
 	/** Takes the record into this part when it fits, keeping its text in `lastText`; otherwise puts it back. */
-	private append(record: SourceRecord): boolean {
+	private append(record: SourceRecord, source: RecordSource): boolean {
 		const summary = this.summary;
 		const text = this.format.record(record.row, summary.records);
 		const bytes = Buffer.byteLength(text);
@@ -171,7 +180,7 @@ class PartStream extends Readable {
 				const alone = Buffer.byteLength(this.format.start(this.columns)) + bytes + this.endBytes;
 				throw new RecordTooLargeError(record.itemIndex, alone, this.maxPartBytes);
 			}
-			this.source.putBack(record);
+			source.putBack(record);
 			return false;
 		}
 		summary.records++;
@@ -186,6 +195,7 @@ class PartStream extends Readable {
 
 	private finish(chunk: string): void {
 		this.done = true;
+		this.source = undefined;
 		this.summary.bytes += this.endBytes;
 		this.push(chunk + this.endText);
 		this.push(null);

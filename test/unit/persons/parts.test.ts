@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { text as streamText } from 'node:stream/consumers';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import type { PersonRow } from '../../../nodes/MessagingGateway/persons/fields';
 import { planAutoMapping } from '../../../nodes/MessagingGateway/persons/mapping';
@@ -124,5 +126,25 @@ describe('splitPersonFile', () => {
 		expect(pulled).toBeLessThan(2000); // one chunk, not the whole part
 		await streamText(stream);
 		expect(pulled).toBe(2000);
+	});
+
+	it('lets go of the records once a part is read, though the part itself is kept', async () => {
+		// The HTTP client keeps a sent part (its request body) after the upload; the records' source, which holds
+		// all input items, must not stay reachable through it.
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		let input: SourceRecord[] | undefined = records(20);
+		const inputRef = new WeakRef(input);
+		const kept = [];
+		for await (const part of splitPersonFile(input, { format: csvFormat, columns, maxPartBytes: 600 })) {
+			await streamText(part.stream);
+			kept.push(part.stream);
+		}
+		input = undefined;
+		// A WeakRef target stays alive until the current job ends.
+		await new Promise((resolve) => setImmediate(resolve));
+		gc();
+		expect(kept.length).toBeGreaterThan(1);
+		expect(inputRef.deref()).toBeUndefined();
 	});
 });
