@@ -494,12 +494,14 @@ async function uploadParts(
  * A part's input items as n8n pairs them: one `{ item }` per item, as n8n has no range form. It is the bulk of what
  * the output keeps (about 40 bytes an item); sized up front, as growing by push leaves up to half again unused.
  */
-function pairedItemsOf(itemRanges: ReadonlyArray<[number, number]>): IPairedItemData[] {
+function pairedItemsOf(itemRanges: readonly number[]): IPairedItemData[] {
 	let count = 0;
-	for (const [first, last] of itemRanges) count += last - first + 1;
+	for (let r = 0; r < itemRanges.length; r += 2) count += itemRanges[r + 1] - itemRanges[r] + 1;
 	const pairedItem = new Array<IPairedItemData>(count);
 	let next = 0;
-	for (const [first, last] of itemRanges) for (let i = first; i <= last; i++) pairedItem[next++] = { item: i };
+	for (let r = 0; r < itemRanges.length; r += 2) {
+		for (let i = itemRanges[r]; i <= itemRanges[r + 1]; i++) pairedItem[next++] = { item: i };
+	}
 	return pairedItem;
 }
 
