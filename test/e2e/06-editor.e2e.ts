@@ -3,7 +3,7 @@
  * Messaging Gateway node with its "Send a message" action, switch through every message type and check that the
  * right fields show (and the others' do not). Screenshots go to test-artifacts/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { context, n8n, setup, type Env } from './support/env';
@@ -26,6 +26,13 @@ const FIELDS: Record<string, string[]> = {
 	Sticker: ['mediaSource', 'binaryPropertyName'],
 	Reaction: ['reactionMessageId', 'reactionEmoji'],
 };
+/** Collections render without a parameter-input test id: check their labels. */
+const LABELS: Record<string, string[]> = {
+	Template: ['Body Parameters', 'URL Button Parameters'],
+	'Interactive Buttons': ['Reply Buttons'],
+	'Interactive List': ['Sections'],
+	Contacts: ['Contact Cards'],
+};
 const ALL_FIELDS = [...new Set(Object.values(FIELDS).flat())];
 
 const describeBrowser = ctx.browserSkipped ? describe.skip : describe;
@@ -35,6 +42,8 @@ describeBrowser('editor', () => {
 	let browser: any;
 	let page: any;
 	let step = 0;
+	let ndvOpen = false;
+	let workflowId: string;
 
 	const shot = async (name: string) => {
 		step++;
@@ -43,8 +52,18 @@ describeBrowser('editor', () => {
 
 	beforeAll(async () => {
 		if (!ctx.chromium || !ctx.playwright) throw new Error(`No browser: ${ctx.browserUnavailable ?? 'unknown reason'}`);
+		rmSync(shots, { recursive: true, force: true });
 		mkdirSync(shots, { recursive: true });
 		env = await setup('editor');
+		// Start from a workflow with a Manual Trigger: on an empty canvas the node creator offers triggers only.
+		const [wf] = await env.importWorkflows([
+			{
+				name: 'e2e editor',
+				nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+				connections: {},
+			},
+		]);
+		workflowId = wf.id!;
 		await env.start();
 		await n8n.ensureOwner(env.inst);
 		// eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -81,25 +100,42 @@ describeBrowser('editor', () => {
 	});
 
 	test('add the Messaging Gateway node with "Send a message"', async () => {
-		await page.goto(`${env.inst.baseUrl}/workflow/new`);
-		await page.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]').first().click();
-		const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
+		await page.goto(`${env.inst.baseUrl}/workflow/${workflowId}`);
+		await page.getByText('Start', { exact: true }).first().waitFor({ state: 'visible' });
+		await shot('workflow');
+		// The "+" after the trigger opens the node creator for regular nodes.
+		const plus = page.locator('[data-test-id="canvas-handle-plus"], [data-test-id="canvas-plus-button"]').first();
+		if (await plus.count()) await plus.click();
+		else await page.keyboard.press('Tab');
+		const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"], #node-creator-search-bar').first();
 		await search.fill('Messaging Gateway');
 		await shot('node-creator-search');
 		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Messaging Gateway$/ }).first().click();
 		await shot('node-creator-actions');
-		await page.locator('[data-test-id="node-creator-action-item"]', { hasText: 'Send a message' }).first().click();
-		await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'visible' });
+		await page
+			.locator('[data-test-id="node-creator-action-item"], [data-test-id="node-creator-item-name"]', { hasText: /^Send a message$/ })
+			.first()
+			.click();
 		await page.locator('[data-test-id="parameter-input-messageType"]').waitFor({ state: 'visible' });
+		ndvOpen = true;
 		await shot('ndv-send');
 	});
 
 	for (const [type, fields] of Object.entries(FIELDS)) {
 		test(`message type "${type}" shows its fields`, async () => {
+			if (!ndvOpen) throw new Error('The node was not added; see the test before');
 			await page.locator('[data-test-id="parameter-input-messageType"]').click();
-			await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: new RegExp(`^\\s*${type}\\s*$`) }).first().click();
+			// Options show a headline and a description; match the headline exactly.
+			await page
+				.locator('[data-test-id="parameter-input-item"]:visible')
+				.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^\\s*${type}\\s*$`) }) })
+				.first()
+				.click();
 			for (const field of fields) {
 				await page.locator(`[data-test-id="parameter-input-${field}"]`).first().waitFor({ state: 'visible', timeout: 10000 });
+			}
+			for (const label of LABELS[type] ?? []) {
+				await page.getByText(label, { exact: true }).first().waitFor({ state: 'visible', timeout: 10000 });
 			}
 			for (const other of ALL_FIELDS.filter((f) => !fields.includes(f))) {
 				expect(await page.locator(`[data-test-id="parameter-input-${other}"]`).count()).toBe(0);
