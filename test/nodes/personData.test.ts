@@ -3,12 +3,12 @@
  * (content type, apiKey header, the records exactly), splitting into parts, invalid records and binary files.
  */
 import { parse } from 'csv-parse/sync';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { PERSON_CONTENT_TYPES } from '../../nodes/gateway/spec';
-import { type InputItem, runNode } from '../harness';
-import { type Sandbox, startSandbox } from '../sandbox';
+import { type InputItem, measurePeakMemory, runNode } from '../harness';
+import { type Sandbox, sandboxCredentials, startSandbox } from '../sandbox';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -257,4 +257,50 @@ describe('Person Data > Upload from a binary file', () => {
 			message: expect.stringContaining('Column "name" is neither a person field'),
 		});
 	});
+});
+
+describe('Person Data > Upload memory', () => {
+	const COUNT = 200_000;
+	const MB = 1024 * 1024;
+
+	it(`stays flat with ${COUNT} items: nothing per item is held but the output's pairing`, async () => {
+		// Its own sandbox that keeps no body: the sandbox runs in this process and its memory would count.
+		const quiet = await startSandbox({ keepBodiesUpToBytes: 0 });
+		try {
+			// Parsed from JSON as n8n's items are: template strings would be flattened in place by the node's checks.
+			const people = JSON.parse(
+				JSON.stringify(
+					Array.from({ length: COUNT }, (_, i) => ({
+						first_name: `Pessoa ${i}`,
+						email: `pessoa.${i}@example.com`,
+						phone: `+55 11 9${30000000 + i}`,
+						plan: i % 5 === 0 ? 'gold "vip"' : 'basic',
+						visits: i % 1000,
+					})),
+				),
+			) as IDataObject[];
+			const node = new MessagingGateway();
+			const execute = node.execute as (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+			let growth = 0;
+			// Measured from execute()'s start: the items n8n wraps the input in are not the node's.
+			node.execute = async function (this: IExecuteFunctions) {
+				const measured = await measurePeakMemory(async () => await execute.call(this));
+				growth = measured.peakGrowth;
+				return measured.result;
+			};
+			const { output } = await runNode({
+				node,
+				parameters: { resource: 'personData', operation: 'upload' },
+				credentials: sandboxCredentials(quiet),
+				items: people.map((json) => ({ json })),
+			});
+			expect(quiet.state.personFiles.map((file) => file.records)).toEqual([COUNT]);
+			expect(output[0][0].pairedItem).toHaveLength(COUNT);
+			// The output's pairedItem list is ~40 bytes an item (7.6 MB); the upload itself holds about 1 MB. Holding
+			// the file (~12 MB) or the checked records (~40 MB) would break the bound.
+			expect(growth).toBeLessThan(16 * MB);
+		} finally {
+			await quiet.close();
+		}
+	}, 60_000);
 });
