@@ -381,7 +381,13 @@ async function uploadBinaryFile(
 	const fileSize = binary.id
 		? (await this.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const open = async (): Promise<Readable> => await openBinary(this, binary);
+	// Closed at the end whatever happened: a reader that stops early (a bad header) leaves its file open otherwise.
+	const opened: Readable[] = [];
+	const open = async (): Promise<Readable> => {
+		const stream = await openBinary(this, binary);
+		opened.push(stream);
+		return stream;
+	};
 	const validate = this.getNodeParameter('validateFile', itemIndex, true) as boolean;
 	const tooLarge = fileSize > settings.maxPartBytes;
 
@@ -416,6 +422,8 @@ async function uploadBinaryFile(
 			});
 		}
 		throw error;
+	} finally {
+		for (const stream of opened) stream.destroy();
 	}
 }
 
