@@ -11,7 +11,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT, log, installCleanup, stopAll } = require('./lib/util');
+const { REPO_ROOT, log, installCleanup, stopAll, waitFor } = require('./lib/util');
 const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
 const n8n = require('./lib/n8n');
 const { DEFAULT_PORT } = require('./lib/sandbox');
@@ -37,10 +37,15 @@ async function main() {
 		gateway,
 	});
 
+	// Examples are imported once per user folder, so that edits made in the editor survive a restart.
+	const examplesMarker = path.join(userFolder, '.examples-imported');
 	const examples = n8n.readWorkflowFiles(path.join(REPO_ROOT, 'examples'));
 	let published = [];
-	if (examples.length) {
+	if (fs.existsSync(examplesMarker)) {
+		log('Example workflows were imported on an earlier start (MG_FRESH=1 starts over).');
+	} else if (examples.length) {
 		const imported = await n8n.importWorkflows(inst, examples);
+		fs.writeFileSync(examplesMarker, new Date().toISOString() + '\n');
 		log(`Imported ${imported.length} example workflows`);
 		// With the real gateway a loopback n8n cannot receive notifications, so nothing is published then.
 		if (!gateway) {
@@ -51,7 +56,27 @@ async function main() {
 		log('No example workflows in examples/ yet.');
 	}
 
+	// The sandbox starts empty: have n8n register the published triggers again (first start: already queued).
+	let republished = [];
+	if (sandbox && !published.length) republished = await n8n.forgetWebhookRegistrations(inst);
+	const expectRegistration = published.length + republished.length > 0;
 	await n8n.start(inst);
+	// Activation runs after the health check answers: wait until the trigger has registered at the sandbox.
+	let registered = [];
+	if (sandbox) {
+		try {
+			registered = await waitFor(
+				'the trigger to register its webhook at the sandbox',
+				async () => {
+					const { webhooks } = await sandbox.control.state();
+					return webhooks.length ? webhooks : null;
+				},
+				{ timeoutMs: expectRegistration ? 60000 : 3000, intervalMs: 500 },
+			);
+		} catch {
+			if (expectRegistration) log('The published trigger did not register at the sandbox within 60 s; see the n8n log.');
+		}
+	}
 	let owner = null;
 	try {
 		owner = await n8n.ensureOwner(inst);
@@ -73,9 +98,9 @@ async function main() {
 		lines.push(
 			`  Sandbox:     ${sandbox.url} (requests it received: ${sandbox.url}/__sandbox/requests; log ${sandbox.logFile})`,
 			'',
-			published.length
-				? `Published: ${published.map((w) => `"${w.name}"`).join(', ')}. Send it a test message with:`
-				: 'Publish a workflow with the Messaging Gateway Trigger, then send it a test message with:',
+			registered.length
+				? `A trigger is registered at the sandbox (${registered.length} webhook${registered.length > 1 ? 's' : ''}${published.length ? `; published: ${published.map((w) => `"${w.name}"`).join(', ')}` : ''}). Send it a test message with:`
+				: 'Publish a workflow with the Messaging Gateway Trigger (for example the auto-reply bot), then send it a test message with:',
 			`  ${Number(new URL(sandbox.url).port) === DEFAULT_PORT ? '' : `SANDBOX_PORT=${new URL(sandbox.url).port} `}npm run sandbox -- deliver --text "hello"`,
 		);
 	} else {

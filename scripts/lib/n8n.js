@@ -221,6 +221,42 @@ async function login(inst, owner = OWNER) {
 	return { cookie, request };
 }
 
+/**
+ * Run SQL statements on n8n's database (while n8n is stopped) with Node 24's node:sqlite; this script itself may
+ * run on an older Node.
+ */
+async function runSql(inst, statements) {
+	const db = n8nPaths(inst).db;
+	if (!fs.existsSync(db)) return [];
+	const code = `const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(process.argv[1]);
+const out = JSON.parse(process.argv[2]).map((sql) => (/^\\s*select/i.test(sql) ? db.prepare(sql).all() : (db.exec(sql), null)));
+db.close();
+process.stdout.write(JSON.stringify(out));`;
+	const out = await run(inst.runtime.node24.node, ['--no-warnings', '-e', code, db, JSON.stringify(statements)], { capture: true });
+	return JSON.parse(out);
+}
+
+/**
+ * n8n keeps its webhook rows across restarts and, at start, does not register again a webhook it already has.
+ * The sandbox starts empty each time, so forget the rows: n8n then asks the trigger to check and register again.
+ */
+async function forgetWebhookRegistrations(inst) {
+	const [active] = await runSql(inst, [
+		`SELECT id FROM workflow_entity WHERE active = 1 AND nodes LIKE '%${PACKAGE_NAME}.messagingGatewayTrigger%'`,
+	]);
+	const ids = (active || []).map((r) => String(r.id).replace(/[^A-Za-z0-9]/g, ''));
+	if (!ids.length) return [];
+	const list = ids.map((id) => `'${id}'`).join(',');
+	// Without its webhook rows and trigger statuses, n8n's start-up reconciliation publishes the workflow again,
+	// which stores the webhooks and calls the trigger's checkExists/create (n8n 2.x publication service).
+	await runSql(inst, [
+		`DELETE FROM webhook_entity WHERE workflowId IN (${list})`,
+		`DELETE FROM workflow_publication_trigger_status WHERE workflowId IN (${list})`,
+	]);
+	return ids;
+}
+
 /** A throwaway user folder under the given parent (or the OS temp folder). */
 function makeUserFolder(parent) {
 	const base = parent || os.tmpdir();
@@ -246,5 +282,7 @@ module.exports = {
 	ensureOwner,
 	login,
 	makeUserFolder,
+	runSql,
+	forgetWebhookRegistrations,
 	log,
 };
