@@ -377,7 +377,8 @@ async function writePersonFile(file: string, bytes: number): Promise<number> {
 		let text = '';
 		for (let i = 0; i < 10_000; i++) {
 			const n = block * 10_000 + i;
-			const phone = `55119${30000000 + (n % 60000000)}`;
+			// As in the items: no invented number (spec 2.8 rule 4) among these.
+			const phone = `55119${30000000 + (n % 1_000_000)}`;
 			text += `Pessoa ${n};Oliveira;pessoa.${n}@example.com;${phone};ext-${n};basic;${n % 1000};${n % 100}.25\n`;
 		}
 		// Cut at the last whole record that fits.
