@@ -55,8 +55,14 @@ async function main() {
 	// MG_TARBALL: test an already packed package instead of building this tree (for debugging).
 	const tarball = process.env.MG_TARBALL ? path.resolve(process.env.MG_TARBALL) : await buildAndPack(path.join(ARTIFACTS, 'pack'));
 	const chromium = await ensureChromium();
+	// playwright-core from the package's dev dependencies, or else a pinned copy in the cache folder.
 	let playwright = null;
-	if (chromium.path) playwright = path.join(await ensureTool('playwright-core', PLAYWRIGHT_VERSION), 'playwright-core');
+	if (chromium.path) {
+		const local = path.join(REPO_ROOT, 'node_modules', 'playwright-core');
+		playwright = fs.existsSync(path.join(local, 'package.json'))
+			? local
+			: path.join(await ensureTool('playwright-core', PLAYWRIGHT_VERSION), 'playwright-core');
+	}
 	const prepSecs = Math.round((Date.now() - t0) / 1000);
 
 	const context = {

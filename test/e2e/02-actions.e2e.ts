@@ -469,13 +469,25 @@ describe('person data: upload', () => {
 });
 
 test('a gateway error fails the execution with the gateway message; Continue On Fail gives an error item', async () => {
-	await env.sandbox.control.reset();
-	await env.sandbox.control.fail({ route: 'messages', count: 20, mode: '500' });
-	const wf = chain('e2e gateway error continue', [
+	const failing = single('e2e gateway error', send('text', { textBody: 'will fail' }));
+	const continuing = chain('e2e gateway error continue', [
 		{ name: 'Gateway', parameters: send('text', { textBody: 'will fail' }), continueOnFail: true },
 	]);
-	const [imported] = await env.importWorkflows([wf]);
-	const exec = await env.execute(imported);
+	const [f, c] = await env.importWorkflows([failing, continuing]);
+
+	await env.sandbox.control.reset();
+	// 500 on every try (the node may retry): the run fails and names the node.
+	await env.sandbox.control.fail({ route: 'messages', count: 20, mode: '500' });
+	const failed = await env.execute(f);
+	expect(failed.status).toBe('error');
+	const nodeError = failed.node('Gateway')?.error ?? failed.error;
+	expect(nodeError).toBeDefined();
+	expect(JSON.stringify(nodeError)).not.toContain(env.sandbox.apiKey);
+	expect((await env.requests()).some((r) => r.path === '/api/Messages' && r.status === 500)).toBe(true);
+
+	await env.sandbox.control.reset();
+	await env.sandbox.control.fail({ route: 'messages', count: 20, mode: '500' });
+	const exec = await env.execute(c);
 	expect(exec.status).toBe('success');
 	const [json] = output(exec);
 	expect(json.error).toEqual(expect.any(String));
