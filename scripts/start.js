@@ -6,7 +6,8 @@
  * GATEWAY_API_KEY and GATEWAY_PHONE_ID are set). Ctrl-C stops everything.
  *
  * Options (environment): N8N_PORT (default 5678, or a free port), SANDBOX_PORT (default 8787, or a free port),
- * MG_N8N_CACHE (install cache), N8N_VERSION, MG_FRESH=1 (start from an empty n8n user folder).
+ * MG_N8N_CACHE (install cache), N8N_VERSION, MG_FRESH=1 (start from an empty n8n user folder),
+ * N8N_WEBHOOK_URL (with the real gateway: the public https address that forwards to this n8n).
  * The n8n user folder is kept in .cache/dev-n8n so workflows you edit survive a restart.
  */
 const fs = require('node:fs');
@@ -35,6 +36,8 @@ async function main() {
 		n8nPort: Number(process.env.N8N_PORT) || 5678,
 		sandboxPort: Number(process.env.SANDBOX_PORT) || DEFAULT_PORT,
 		gateway,
+		// A public https address in front of n8n (tunnel, reverse proxy) for the real gateway's notifications.
+		webhookUrl: gateway ? process.env.N8N_WEBHOOK_URL : undefined,
 	});
 
 	// Examples are imported once per user folder, so that edits made in the editor survive a restart.
@@ -106,8 +109,10 @@ async function main() {
 	} else {
 		lines.push(
 			'',
-			'Using the real gateway. n8n listens on 127.0.0.1 only, so the gateway cannot reach a trigger here;',
-			'to receive notifications, expose n8n over HTTPS and set N8N_WEBHOOK_URL to that address.',
+			process.env.N8N_WEBHOOK_URL
+				? `Using the real gateway; triggers register ${inst.webhookUrl} (N8N_WEBHOOK_URL) as their address.`
+				: 'Using the real gateway. n8n listens on 127.0.0.1 only, so the gateway cannot reach a trigger here;\n' +
+						'to receive notifications, expose n8n over HTTPS and set N8N_WEBHOOK_URL to that address.',
 		);
 	}
 	lines.push('', 'Press Ctrl-C to stop n8n' + (sandbox ? ' and the sandbox.' : '.'));

@@ -17,8 +17,9 @@ const OWNER = { email: 'owner@example.com', password: 'Owner-Passw0rd!', firstNa
  * An n8n instance description. `userFolder` holds `.n8n/` (database, nodes). Ports are fixed per instance so the
  * CLI commands and the server agree; the broker port differs per process to avoid collisions.
  */
-function createInstance({ runtime, userFolder, port, brokerPort, logDir }) {
-	return { runtime, userFolder, port, brokerPort, logDir, proc: null, baseUrl: `http://127.0.0.1:${port}` };
+function createInstance({ runtime, userFolder, port, brokerPort, logDir, webhookUrl }) {
+	const baseUrl = `http://127.0.0.1:${port}`;
+	return { runtime, userFolder, port, brokerPort, logDir, proc: null, baseUrl, webhookUrl: webhookUrl || `${baseUrl}/` };
 }
 
 /** Quiet, offline environment (see /work/shared/n8n-runtime.md). */
@@ -33,7 +34,7 @@ function n8nEnv(inst, extra = {}) {
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${inst.port}/`,
-		N8N_WEBHOOK_URL: `http://127.0.0.1:${inst.port}/`,
+		N8N_WEBHOOK_URL: inst.webhookUrl,
 		N8N_RUNNERS_BROKER_PORT: String(inst.brokerPort),
 		N8N_ENCRYPTION_KEY: 'mg-local-dev-encryption-key-not-a-secret',
 		DB_TYPE: 'sqlite',

@@ -37,7 +37,7 @@ function realGatewayFromEnv() {
  * Install/reuse n8n, build + pack + install this package into `userFolder`, start the sandbox unless a real
  * gateway is given, and import the credential. Returns everything needed to go on.
  */
-async function prepare({ userFolder, logDir, n8nPort, sandboxPort, gateway = null, skipBuild = false }) {
+async function prepare({ userFolder, logDir, n8nPort, sandboxPort, gateway = null, skipBuild = false, webhookUrl }) {
 	const runtime = await ensureRuntime();
 	const packDir = path.join(cacheDir(), 'packs');
 	const tarball = skipBuild && process.env.MG_TARBALL ? process.env.MG_TARBALL : await buildAndPack(packDir);
@@ -53,7 +53,7 @@ async function prepare({ userFolder, logDir, n8nPort, sandboxPort, gateway = nul
 	}
 	const port = await portOr(n8nPort);
 	const brokerPort = await freePort();
-	const inst = n8n.createInstance({ runtime, userFolder, port, brokerPort, logDir });
+	const inst = n8n.createInstance({ runtime, userFolder, port, brokerPort, logDir, webhookUrl });
 	const t0 = Date.now();
 	await n8n.importCredential(inst, credential);
 	log(`Imported the credential "${n8n.CREDENTIAL_NAME}" (${gateway ? gateway.baseUrl : 'sandbox'}) in ${Math.round((Date.now() - t0) / 1000)} s`);
