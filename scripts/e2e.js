@@ -35,9 +35,9 @@ async function ensureChromium() {
 		log('Installing Debian chromium with apt-get (first run only)...');
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		try {
-			await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { env, quiet: true }).catch(async () => {
+			await run('apt-get', ['install', '-y', '-q', 'chromium'], { env, quiet: true }).catch(async () => {
 				await run('apt-get', ['update', '-q'], { env, quiet: true });
-				await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { env, quiet: true });
+				await run('apt-get', ['install', '-y', '-q', 'chromium'], { env, quiet: true });
 			});
 		} catch (e) {
 			log(`apt-get install chromium failed: ${e.message.split('\n')[0]}`);
