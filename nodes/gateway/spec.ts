@@ -69,6 +69,31 @@ export const MEDIA_LIMITS: Record<MediaKind, { maxBytes: number; label: string; 
 /** Person files: at most 1 GB per file, read as 1,000,000,000 bytes (NOTES.md decision). */
 export const PERSON_FILE_MAX_BYTES = 1_000_000_000;
 
+/** Person record fields (spec section 2.8), PascalCase in JSON and CSV, in the order files list them. */
+export const PERSON_FIELDS = [
+	'FirstName',
+	'LastName',
+	'CPF',
+	'Email',
+	'Phone',
+	'ExternalId',
+	'FacebookId',
+	'AccessToken',
+	'Token',
+	'SmartLinkId',
+	'CookieId',
+] as const;
+
+/** Fields that identify a person (rule 1); at least one of the name fields is required (rule 3). */
+export const PERSON_KEY_FIELDS = ['CPF', 'Email', 'Phone'] as const;
+export const PERSON_NAME_FIELDS = ['FirstName', 'LastName'] as const;
+
+/** Custom attribute types (rule 5), spelled as the spec lists them; the JSON examples write them in lowercase. */
+export const PERSON_ATTRIBUTE_TYPES = ['String', 'Integer', 'Float', 'Boolean', 'Datetime'] as const;
+
+/** Key of the custom attributes in a JSON person object (rule 6). */
+export const PERSON_JSON_CUSTOM_ATTRIBUTES_KEY = 'customAttributes';
+
 /** Person-data upload content types (spec section 4.9). */
 export const PERSON_CONTENT_TYPES = { json: 'application/json', csv: 'application/csv' } as const;
 

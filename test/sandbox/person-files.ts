@@ -4,22 +4,12 @@
  * The shape is checked exactly where it is cheap: the CSV header and the JSON array structure always, the field
  * values of the first records (errors a writer makes are systematic, so they show in the first records).
  */
-const PERSON_FIELDS = [
-	'FirstName',
-	'LastName',
-	'CPF',
-	'Email',
-	'Phone',
-	'ExternalId',
-	'FacebookId',
-	'AccessToken',
-	'Token',
-	'SmartLinkId',
-	'CookieId',
-] as const;
-const KEY_FIELDS = ['CPF', 'Email', 'Phone'];
+import { PERSON_ATTRIBUTE_TYPES, PERSON_FIELDS, PERSON_KEY_FIELDS } from '../../nodes/gateway/spec';
+
+const KEY_FIELDS: readonly string[] = PERSON_KEY_FIELDS;
+
 /** Rule 5; JSON examples write the type in lowercase, so the case of the type is free. */
-const ATTRIBUTE_TYPES = ['string', 'integer', 'float', 'boolean', 'datetime'] as const;
+const ATTRIBUTE_TYPES = PERSON_ATTRIBUTE_TYPES.map((type) => type.toLowerCase() as Lowercase<(typeof PERSON_ATTRIBUTE_TYPES)[number]>);
 type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 
 /** How many leading records have their values checked. */

@@ -3,28 +3,24 @@
  * attributes. Pure data and small lookups; no n8n imports.
  */
 
+import {
+	PERSON_ATTRIBUTE_TYPES,
+	PERSON_FIELDS,
+	PERSON_JSON_CUSTOM_ATTRIBUTES_KEY,
+	PERSON_KEY_FIELDS,
+	PERSON_NAME_FIELDS,
+} from '../../gateway/spec';
+
 /** Person fields in the order they are written (spec 2.8; names are PascalCase in JSON and CSV). */
-export const PERSON_FIELDS = [
-	'FirstName',
-	'LastName',
-	'CPF',
-	'Email',
-	'Phone',
-	'ExternalId',
-	'FacebookId',
-	'AccessToken',
-	'Token',
-	'SmartLinkId',
-	'CookieId',
-] as const;
+export { PERSON_FIELDS };
 export type PersonField = (typeof PERSON_FIELDS)[number];
 
 /** Fields that identify a person (rule 1). */
-export const KEY_FIELDS = ['CPF', 'Email', 'Phone'] as const;
+export const KEY_FIELDS = PERSON_KEY_FIELDS;
 export type KeyField = (typeof KEY_FIELDS)[number];
 
 /** At least one of these is required in every record (rule 3). */
-export const NAME_FIELDS = ['FirstName', 'LastName'] as const;
+export const NAME_FIELDS = PERSON_NAME_FIELDS;
 
 /**
  * Key configuration (rule 2): empty means "no keys configured" (records are united by Email OR CPF OR Phone);
@@ -33,11 +29,11 @@ export const NAME_FIELDS = ['FirstName', 'LastName'] as const;
 export type KeyConfiguration = readonly KeyField[];
 
 /** Types of a custom attribute (rule 5), spelled as the spec lists them. */
-export const ATTRIBUTE_TYPES = ['String', 'Integer', 'Float', 'Boolean', 'Datetime'] as const;
+export const ATTRIBUTE_TYPES = PERSON_ATTRIBUTE_TYPES;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 
 /** Key of the custom attributes in a JSON person object (rule 6). */
-export const JSON_CUSTOM_ATTRIBUTES_KEY = 'customAttributes';
+export const JSON_CUSTOM_ATTRIBUTES_KEY = PERSON_JSON_CUSTOM_ATTRIBUTES_KEY;
 
 /** Separator of CSV fields (rule 7) and of the name and type in a custom attribute column header. */
 export const CSV_DELIMITER = ';';
