@@ -177,6 +177,7 @@ module.exports = {
 	stopProcess,
 	stopAll,
 	installCleanup,
+	killAllSync,
 	run,
 	waitFor,
 	freePort,

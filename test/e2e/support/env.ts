@@ -14,6 +14,10 @@ const pkg = require('../../../scripts/lib/package');
 const sandboxLib = require('../../../scripts/lib/sandbox');
 /* eslint-enable @typescript-eslint/no-var-requires */
 
+// n8n and the sandbox run in their own process groups: if Jest ends early (Ctrl-C, a crash), end them too.
+process.once('exit', () => util.killAllSync());
+process.once('SIGTERM', () => process.exit(143));
+
 export interface Context {
 	node24: string;
 	nodeDir: string;
