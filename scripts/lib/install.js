@@ -46,10 +46,31 @@ function heartbeat(label, dir) {
 	return () => clearInterval(timer);
 }
 
+/** Temporary folders of installs whose process is gone (killed, machine stopped): several GB each. */
+function removeAbandoned(finalDir) {
+	const base = `${path.basename(finalDir)}.tmp-`;
+	for (const entry of fs.readdirSync(path.dirname(finalDir))) {
+		if (!entry.startsWith(base)) continue;
+		const pid = Number(entry.slice(base.length));
+		let alive = false;
+		try {
+			process.kill(pid, 0);
+			alive = pid !== process.pid;
+		} catch {
+			alive = false;
+		}
+		if (!alive) {
+			log(`Removing an interrupted install: ${entry}`);
+			fs.rmSync(path.join(path.dirname(finalDir), entry), { recursive: true, force: true });
+		}
+	}
+}
+
 /** Install into `<final>.tmp-<pid>` with `fill(tmpDir)`, then rename. Returns the final folder. */
 async function atomicInstall(finalDir, label, fill) {
 	if (fs.existsSync(path.join(finalDir, DONE_MARKER))) return finalDir;
 	fs.mkdirSync(path.dirname(finalDir), { recursive: true });
+	removeAbandoned(finalDir);
 	if (fs.existsSync(finalDir)) fs.rmSync(finalDir, { recursive: true, force: true }); // incomplete leftover
 	const tmp = `${finalDir}.tmp-${process.pid}`;
 	fs.rmSync(tmp, { recursive: true, force: true });
