@@ -51,6 +51,8 @@ async function main() {
 	installCleanup();
 	const t0 = Date.now();
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	// Each run keeps only its own n8n folders and logs.
+	fs.rmSync(path.join(ARTIFACTS, 'runs'), { recursive: true, force: true });
 	const runtime = await ensureRuntime();
 	// MG_TARBALL: test an already packed package instead of building this tree (for debugging).
 	const tarball = process.env.MG_TARBALL ? path.resolve(process.env.MG_TARBALL) : await buildAndPack(path.join(ARTIFACTS, 'pack'));
