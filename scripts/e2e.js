@@ -10,7 +10,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT, log, run, installCleanup, startProcess, stopAll } = require('./lib/util');
+const { REPO_ROOT, log, run, installCleanup, startProcess, stopAll, killRecorded } = require('./lib/util');
 const { ensureRuntime, ensureTool } = require('./lib/install');
 const { buildAndPack } = require('./lib/package');
 
@@ -84,6 +84,11 @@ async function main() {
 	fs.writeFileSync(contextFile, JSON.stringify(context, null, 2));
 	log(`Prepared in ${prepSecs} s. Running the e2e suite under Node 24 (logs in ${ARTIFACTS})...`);
 
+	const pidDir = path.join(ARTIFACTS, 'pids');
+	fs.rmSync(pidDir, { recursive: true, force: true });
+	fs.mkdirSync(pidDir, { recursive: true });
+	// Whatever way this script ends, n8n and sandbox processes started inside Jest end too.
+	process.on('exit', () => killRecorded(pidDir));
 	const resultsFile = path.join(ARTIFACTS, 'e2e-results.json');
 	fs.rmSync(resultsFile, { force: true });
 	const jest = startProcess(
@@ -102,6 +107,7 @@ async function main() {
 			env: {
 				...process.env,
 				MG_E2E_CONTEXT: contextFile,
+				MG_PID_DIR: pidDir,
 				NODE_NO_WARNINGS: '1',
 				PATH: `${path.dirname(runtime.node24.node)}${path.delimiter}${process.env.PATH}`,
 			},
@@ -109,6 +115,8 @@ async function main() {
 	);
 	const code = await jest.exitPromise;
 	await stopAll();
+	const leftovers = killRecorded(pidDir);
+	if (leftovers) log(`Stopped ${leftovers} process(es) the suite left running.`);
 	summary(resultsFile, code, t0, prepSecs);
 }
 

@@ -42,11 +42,15 @@ function startProcess(name, cmd, args, { env, cwd, logFile } = {}) {
 	const child = spawn(cmd, args, { env, cwd: cwd || REPO_ROOT, stdio, detached: true });
 	if (fd !== undefined) fs.closeSync(fd);
 	const proc = { name, child, logFile, exited: false, exitCode: null };
+	// MG_PID_DIR: a parent (scripts/e2e.js) that ends whatever its Jest child leaves behind.
+	const pidFile = process.env.MG_PID_DIR && child.pid ? path.join(process.env.MG_PID_DIR, String(child.pid)) : null;
+	if (pidFile) fs.writeFileSync(pidFile, name);
 	proc.exitPromise = new Promise((resolve) => {
 		child.on('exit', (code, signal) => {
 			proc.exited = true;
 			proc.exitCode = code ?? signal;
 			children.delete(proc);
+			if (pidFile) fs.rmSync(pidFile, { force: true });
 			resolve(proc.exitCode);
 		});
 	});
@@ -103,6 +107,24 @@ function installCleanup() {
 			process.exit(130);
 		});
 	}
+}
+
+/** End the process groups recorded in a MG_PID_DIR folder (processes a child left running). */
+function killRecorded(dir) {
+	if (!dir || !fs.existsSync(dir)) return 0;
+	let n = 0;
+	for (const entry of fs.readdirSync(dir)) {
+		const pid = Number(entry);
+		if (!pid) continue;
+		try {
+			process.kill(-pid, 'SIGKILL');
+			n++;
+		} catch {
+			/* already gone */
+		}
+		fs.rmSync(path.join(dir, entry), { force: true });
+	}
+	return n;
 }
 
 /** Run a command to completion; rejects on a non-zero exit. Returns captured stdout when `capture`. */
@@ -178,6 +200,7 @@ module.exports = {
 	stopAll,
 	installCleanup,
 	killAllSync,
+	killRecorded,
 	run,
 	waitFor,
 	freePort,

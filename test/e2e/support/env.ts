@@ -16,7 +16,6 @@ const sandboxLib = require('../../../scripts/lib/sandbox');
 
 // n8n and the sandbox run in their own process groups: if Jest ends early (Ctrl-C, a crash), end them too.
 process.once('exit', () => util.killAllSync());
-process.once('SIGTERM', () => process.exit(143));
 
 export interface Context {
 	node24: string;
