@@ -21,7 +21,7 @@ function gc(type: 'major' | 'minor'): void {
  * JS heap plus Buffers and other ArrayBuffers. Stream chunks die young, so a minor collection (fast, unlike a
  * full one in a Jest worker's large heap) is enough to drop them between samples.
  */
-function liveBytes(type: 'major' | 'minor' = 'minor'): number {
+export function liveBytes(type: 'major' | 'minor' = 'minor'): number {
 	gc(type);
 	const { heapUsed, arrayBuffers } = process.memoryUsage();
 	return heapUsed + arrayBuffers;
