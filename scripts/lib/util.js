@@ -100,13 +100,17 @@ function installCleanup() {
 	if (cleanupInstalled) return;
 	cleanupInstalled = true;
 	process.on('exit', killAllSync);
-	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-		process.on(sig, async () => {
-			log(`${sig}: stopping everything started by this script...`);
-			await stopAll();
-			process.exit(130);
-		});
-	}
+	const stopAndExit = async (why) => {
+		log(`${why}: stopping everything started by this script...`);
+		await stopAll();
+		process.exit(130);
+	};
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stopAndExit(sig));
+	// Run through npm, a signal may reach npm alone: when our parent goes away, stop as well.
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) stopAndExit('parent process ended');
+	}, 2000).unref();
 }
 
 /** End the process groups recorded in a MG_PID_DIR folder (processes a child left running). */
