@@ -19,11 +19,7 @@ const CHROMIUM = process.env.MG_CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
 
 function notificationsDir() {
-	const candidates = [
-		process.env.MG_NOTIFICATIONS_DIR,
-		path.resolve(REPO_ROOT, '..', 'shared', 'spec', 'notifications'),
-		'/work/shared/spec/notifications',
-	].filter(Boolean);
+	const candidates = [process.env.MG_NOTIFICATIONS_DIR, path.join(REPO_ROOT, 'test', 'fixtures', 'notifications')].filter(Boolean);
 	return candidates.find((d) => fs.existsSync(d)) || candidates[0];
 }
 
