@@ -5,7 +5,15 @@ const path = require('node:path');
 const { REPO_ROOT, PACKAGE_NAME, log, run } = require('./util');
 const { npmCli } = require('./install');
 
+/** On a fresh clone the build tools are not installed yet: `npm ci` first, as a newcomer would. */
+async function ensureDependencies() {
+	if (fs.existsSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'))) return;
+	log('Installing the package\'s dependencies (npm ci, first run only)...');
+	await run(process.execPath, [npmCli(), 'ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: REPO_ROOT });
+}
+
 async function buildAndPack(outDir) {
+	await ensureDependencies();
 	const t0 = Date.now();
 	log('Building the package (npm run build)...');
 	await run(process.execPath, [npmCli(), 'run', 'build', '--silent'], { cwd: REPO_ROOT, quiet: true });
