@@ -1,5 +1,7 @@
 /** Helpers of the sandbox's own tests: plain HTTP calls with the headers each endpoint takes, and valid bodies. */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { join } from 'node:path';
 
 import { CHANNEL, ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
 import type { Sandbox } from './server';
@@ -133,78 +135,12 @@ export const VALID_MESSAGES: Record<string, Record<string, unknown>> = {
 	reaction: message('reaction', { message_id: 'wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABIYFDNBQjQ1', emoji: '\uD83D\uDE00' }),
 };
 
-/** Copies of the spec's notification samples (`notifications/` beside gateway-spec.md): value objects and an envelope. */
+/** The spec's notification samples, as copied into test/fixtures/notifications: value objects and an envelope. */
+const sample = (file: string): Record<string, unknown> =>
+	JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'notifications', file), 'utf8'));
+
 export const NOTIFICATIONS = {
-	incomingText: {
-		"messaging_product": "whatsapp",
-		"metadata": {
-			"display_phone_number": "5511900001111",
-			"phone_number_id": "104857600000001"
-		},
-		"contacts": [
-			{
-				"profile": {
-					"name": "Ana Souza"
-				},
-				"wa_id": "5511988887777"
-			}
-		],
-		"messages": [
-			{
-				"from": "5511988887777",
-				"id": "wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABIYFDNBQjQ1",
-				"timestamp": "1763800000",
-				"type": "text",
-				"text": {
-					"body": "Olá, quero saber do meu pedido"
-				}
-			}
-		]
-	},
-	envelope: {
-		"object": "whatsapp_business_account",
-		"entry": [
-			{
-				"id": "102290129340398",
-				"changes": [
-					{
-						"field": "messages",
-						"value": {
-							"messaging_product": "whatsapp",
-							"metadata": {
-								"display_phone_number": "5511900001111",
-								"phone_number_id": "104857600000001"
-							},
-							"contacts": [
-								{
-									"profile": {
-										"name": "Ana Souza"
-									},
-									"wa_id": "5511988887777"
-								}
-							],
-							"messages": [
-								{
-									"from": "5511988887777",
-									"id": "wamid.ENVELOPE0001",
-									"timestamp": "1763800400",
-									"type": "text",
-									"text": {
-										"body": "segunda mensagem"
-									}
-								}
-							]
-						}
-					}
-				]
-			}
-		]
-	},
-	templateStatus: {
-		"event": "REJECTED",
-		"message_template_id": 987654321012345,
-		"message_template_name": "pedido_enviado",
-		"message_template_language": "pt_BR",
-		"reason": "INVALID_FORMAT"
-	},
+	incomingText: sample('incoming-text.value.json'),
+	envelope: sample('incoming-text.meta-envelope.json'),
+	templateStatus: sample('template-status.value.json'),
 };
