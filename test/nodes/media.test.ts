@@ -11,40 +11,22 @@ import { join } from 'node:path';
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import { measurePeakMemory, runNode, type InputItem } from '../harness';
-import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+import { measurePeakMemory, type InputItem } from '../harness';
+import { rejectionOf, runGateway, useSandbox } from './support';
 
 const MB = 1024 * 1024;
 
-let sandbox: Sandbox;
+const gateway = useSandbox();
 let directory: string;
-beforeAll(async () => {
-	sandbox = await startSandbox();
+beforeAll(() => {
 	directory = mkdtempSync(join(tmpdir(), 'media-test-'));
 });
-afterAll(async () => {
-	await sandbox.close();
-	rmSync(directory, { recursive: true, force: true });
-});
-beforeEach(() => sandbox.reset());
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 const upload = (items: InputItem[], parameters: INodeParameters = {}) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters: { resource: 'media', operation: 'upload', ...parameters },
-		credentials: sandboxCredentials(sandbox),
-		items,
-	});
+	runGateway(gateway.sandbox, { resource: 'media', operation: 'upload', ...parameters }, { items });
 
-async function failure(run: Promise<unknown>): Promise<NodeOperationError> {
-	try {
-		await run;
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('The run did not fail');
-}
+const failure = rejectionOf;
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -53,13 +35,13 @@ describe('Media > Upload', () => {
 		const png = randomBytes(2048);
 		const result = await upload([{ json: {}, binary: { data: { data: png, fileName: 'logo.png', mimeType: 'image/png' } } }]);
 
-		expect(sandbox.requests).toHaveLength(1);
-		const [request] = sandbox.requests;
+		expect(gateway.sandbox.requests).toHaveLength(1);
+		const [request] = gateway.sandbox.requests;
 		expect([request.method, request.path, request.headers.version, request.headers.apikey]).toEqual([
 			'POST',
 			'/api/Medias',
 			'6.0',
-			sandbox.apiKey,
+			gateway.sandbox.apiKey,
 		]);
 		expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
 		expect(request.body).toEqual({
@@ -77,7 +59,7 @@ describe('Media > Upload', () => {
 			{ binaryPropertyName: 'attachment', mediaKind: 'document' },
 		);
 		expect(result.output[0][0].json).toMatchObject({ fileName: 'scan.png', kind: 'document', fileSize: 100 });
-		expect(sandbox.requests).toHaveLength(1);
+		expect(gateway.sandbox.requests).toHaveLength(1);
 	});
 
 	it.each([
@@ -92,13 +74,13 @@ describe('Media > Upload', () => {
 		expect(error.message).toMatch(message);
 		expect(error.message).toContain('(binary property "data")');
 		expect(error.context.itemIndex).toBe(0);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('names the missing binary property and sends nothing', async () => {
 		const error = await failure(upload([{ json: {} }], { binaryPropertyName: 'file' }));
 		expect(error.message).toMatch(/file/);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	/** Peak growth of live memory (after garbage collections) while one file of `size` bytes is uploaded. */
@@ -113,7 +95,7 @@ describe('Media > Upload', () => {
 		}
 		out.end();
 		await once(out, 'finish');
-		sandbox.reset();
+		gateway.sandbox.reset();
 
 		let measured;
 		try {
@@ -126,7 +108,7 @@ describe('Media > Upload', () => {
 			rmSync(path, { force: true });
 		}
 
-		const [request] = sandbox.requests;
+		const [request] = gateway.sandbox.requests;
 		expect(request.status).toBe(200);
 		expect(request.body).toEqual({
 			fields: { messaging_product: 'whatsapp' },

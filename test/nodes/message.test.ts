@@ -8,37 +8,24 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
-import { runLoadOptions, runNode, runWebhook, type InputItem } from '../harness';
-import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+import { runLoadOptions, runWebhook, type InputItem } from '../harness';
+import { sandboxCredentials } from '../sandbox';
+import { rejectionOf, runGateway, useSandbox } from './support';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const gateway = useSandbox();
 
-const credentials = () => sandboxCredentials(sandbox);
+const credentials = () => sandboxCredentials(gateway.sandbox);
 
 const send = (parameters: INodeParameters, options: { items?: InputItem[]; continueOnFail?: boolean } = {}) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters: { resource: 'message', operation: 'send', recipientPhoneNumber: '+55 (11) 98888-7777', ...parameters },
-		credentials: credentials(),
-		...options,
-	});
+	runGateway(
+		gateway.sandbox,
+		{ resource: 'message', operation: 'send', recipientPhoneNumber: '+55 (11) 98888-7777', ...parameters },
+		options,
+	);
 
 const envelope = { messaging_product: CHANNEL, recipient_type: 'individual', to: '5511988887777' };
 
-/** Fails the test with the thrown error when the run did not throw. */
-async function thrown(run: Promise<unknown>): Promise<Error> {
-	try {
-		await run;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the node to throw');
-}
+const thrown = rejectionOf;
 
 describe('Send: the body of each message type is exactly spec 2.2', () => {
 	const cases: Array<[string, INodeParameters, IDataObject]> = [
@@ -191,10 +178,10 @@ describe('Send: the body of each message type is exactly spec 2.2', () => {
 	it.each(cases)('%s', async (_name, parameters, payload) => {
 		const { output } = await send(parameters);
 
-		expect(sandbox.requests).toHaveLength(1);
-		const [request] = sandbox.requests;
+		expect(gateway.sandbox.requests).toHaveLength(1);
+		const [request] = gateway.sandbox.requests;
 		expect([request.method, request.path, request.status]).toEqual(['POST', ENDPOINTS.messages.path, 200]);
-		expect(request.headers.apikey).toBe(sandbox.apiKey);
+		expect(request.headers.apikey).toBe(gateway.sandbox.apiKey);
 		expect(request.headers.version).toBe('5.0');
 		expect(request.body).toEqual({ ...envelope, ...payload });
 
@@ -206,12 +193,12 @@ describe('Send: the body of each message type is exactly spec 2.2', () => {
 
 describe('Mark as Read', () => {
 	it('sends only messaging_product, status and message_id, and outputs the answer with the message id', async () => {
-		const { output } = await runNode({
-			node: new MessagingGateway(),
-			parameters: { resource: 'message', operation: 'markAsRead', readMessageId: 'wamid.IN123' },
-			credentials: credentials(),
+		const { output } = await runGateway(gateway.sandbox, {
+			resource: 'message',
+			operation: 'markAsRead',
+			readMessageId: 'wamid.IN123',
 		});
-		expect(sandbox.requests.map((r) => [r.path, r.headers.version, r.body])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.path, r.headers.version, r.body])).toEqual([
 			[ENDPOINTS.messages.path, '5.0', { messaging_product: CHANNEL, status: 'read', message_id: 'wamid.IN123' }],
 		]);
 		expect(output[0][0].json).toEqual({ success: true, messageId: 'wamid.IN123' });
@@ -227,12 +214,12 @@ describe('media from a binary property', () => {
 			{ items: [{ json: {}, binary: { photo: { data: png, fileName: 'foto.png', mimeType: 'image/png' } } }] },
 		);
 
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
 			['POST', ENDPOINTS.medias.path, '6.0'],
 			['POST', ENDPOINTS.messages.path, '5.0'],
 		]);
-		const [upload, message] = sandbox.requests;
-		expect(upload.headers.apikey).toBe(sandbox.apiKey);
+		const [upload, message] = gateway.sandbox.requests;
+		expect(upload.headers.apikey).toBe(gateway.sandbox.apiKey);
 		expect(upload.body).toMatchObject({
 			fields: { messaging_product: CHANNEL },
 			files: [{ field: 'File', fileName: 'foto.png', contentType: 'image/png', size: png.length }],
@@ -248,8 +235,8 @@ describe('media from a binary property', () => {
 			{ messageType: 'document', mediaSource: 'binary', binaryPropertyName: 'data', documentCaption: 'Relatório' },
 			{ items: [{ json: {}, binary: { data: pdf } }] },
 		);
-		const id = (sandbox.requests[0].responseBody as { id: string }).id;
-		expect(sandbox.requests[1].body).toEqual({
+		const id = (gateway.sandbox.requests[0].responseBody as { id: string }).id;
+		expect(gateway.sandbox.requests[1].body).toEqual({
 			...envelope,
 			type: 'document',
 			document: { id, caption: 'Relatório', filename: 'relatorio.pdf' },
@@ -263,13 +250,13 @@ describe('media from a binary property', () => {
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(/opus/i);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('refuses an item without the binary property, sending nothing', async () => {
 		const error = await thrown(send({ messageType: 'image', mediaSource: 'binary', binaryPropertyName: 'photo' }));
 		expect(error.message).toMatch(/photo/);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('refuses a bad recipient before uploading', async () => {
@@ -280,7 +267,7 @@ describe('media from a binary property', () => {
 			),
 		);
 		expect(error.message).toMatch(/Recipient Phone Number/);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 });
 
@@ -303,7 +290,7 @@ describe('bad input: a clear error naming item and field, and nothing sent', () 
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(message);
 		expect((error as NodeOperationError).context.itemIndex).toBe(0);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('with Continue On Fail: the bad item becomes an error item and the good ones are sent', async () => {
@@ -316,21 +303,21 @@ describe('bad input: a clear error naming item and field, and nothing sent', () 
 		expect(output[0][1].json.error).toMatch(/Recipient Phone Number \(item 1\)/);
 		expect(output[0][0].json.messageId).toBeDefined();
 		expect(output[0][2].json.messageId).toBeDefined();
-		expect(sandbox.requests.map((r) => (r.body as IDataObject).to)).toEqual(['5511988887777', '14155550100']);
+		expect(gateway.sandbox.requests.map((r) => (r.body as IDataObject).to)).toEqual(['5511988887777', '14155550100']);
 	});
 });
 
 describe('Send a template with parameters from the template (resource mapper)', () => {
 	/** Creates a template straight through the sandbox's gateway API and returns its id. */
 	async function createTemplate(components: IDataObject[], name = 'order_shipped'): Promise<string> {
-		const response = await fetch(`${sandbox.url}${ENDPOINTS.templates.path}`, {
+		const response = await fetch(`${gateway.sandbox.url}${ENDPOINTS.templates.path}`, {
 			method: 'POST',
-			headers: { apikey: sandbox.apiKey, version: ENDPOINTS.templates.version, 'content-type': 'application/json' },
+			headers: { apikey: gateway.sandbox.apiKey, version: ENDPOINTS.templates.version, 'content-type': 'application/json' },
 			body: JSON.stringify({ name, language: 'en_US', category: 'UTILITY', components }),
 		});
 		expect(response.status).toBe(201);
 		const { id } = (await response.json()) as { id: string };
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 		return id;
 	}
 
@@ -384,10 +371,10 @@ describe('Send a template with parameters from the template (resource mapper)', 
 			['body_2', 'Body {{2}} (e.g. #42)', true],
 			['button_1_1', 'Button 2 "Track" URL {{1}} (e.g. https://shop.example/t/42)', true],
 		]);
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
 			['GET', `${ENDPOINTS.templates.path}/${id}`, '5.0'],
 		]);
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const { output } = await send(
 			{
@@ -402,7 +389,7 @@ describe('Send a template with parameters from the template (resource mapper)', 
 		);
 
 		// Sending reads nothing: name and language come from their fields, the placeholders from the mapper.
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([
 			['POST', ENDPOINTS.messages.path, 200],
 			['POST', ENDPOINTS.messages.path, 200],
 		]);
@@ -418,7 +405,7 @@ describe('Send a template with parameters from the template (resource mapper)', 
 				],
 			},
 		});
-		expect(sandbox.requests.map((r) => r.body)).toEqual([template('Maria', '#123'), template('João', '#7')]);
+		expect(gateway.sandbox.requests.map((r) => r.body)).toEqual([template('Maria', '#123'), template('João', '#7')]);
 		expect(output[0].map((item) => item.json.messageId)).toEqual([
 			expect.stringMatching(/^wamid\./),
 			expect.stringMatching(/^wamid\./),
@@ -428,7 +415,7 @@ describe('Send a template with parameters from the template (resource mapper)', 
 	it('a mapped value that is empty for an item: an error naming the item and the placeholder, nothing sent', async () => {
 		const id = await createTemplate(orderShipped);
 		const schema = await listFields(id);
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const error = await thrown(
 			send(
@@ -442,7 +429,7 @@ describe('Send a template with parameters from the template (resource mapper)', 
 			'Template Parameters › Body {{2}} (item 0): is empty; every placeholder of the template needs a value',
 		);
 		expect((error as NodeOperationError).context.itemIndex).toBe(0);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('refuses a template with a header placeholder before sending (spec 2.2 has no header component)', async () => {
@@ -452,12 +439,12 @@ describe('Send a template with parameters from the template (resource mapper)', 
 		]);
 		const schema = await listFields(id);
 		expect(schema.map((field) => field.id)).toEqual(['header_1', 'body_1']);
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const error = await thrown(send({ ...fromTemplate(id), templateParameters: mapped(schema, { header_1: '#1', body_1: 'Ana' }) }));
 
 		expect(error.message).toMatch(/^Template Parameters › Header \{\{1\}\} \(item 0\): the template has a placeholder in its header/);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 });
 
@@ -465,25 +452,25 @@ describe('gateway failures on send', () => {
 	const text = { messageType: 'text', textBody: 'hi' };
 
 	it('a 500 is one request and a NodeApiError', async () => {
-		sandbox.failNext('messages', 1, '500');
+		gateway.sandbox.failNext('messages', 1, '500');
 		const error = await thrown(send(text));
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe('500');
-		expect(sandbox.requests).toHaveLength(1);
+		expect(gateway.sandbox.requests).toHaveLength(1);
 	});
 
 	it('a dropped connection is one request (it may have been sent) and a NodeApiError', async () => {
-		sandbox.failNext('messages', 1, 'drop');
+		gateway.sandbox.failNext('messages', 1, 'drop');
 		const error = await thrown(send(text));
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(sandbox.requests).toHaveLength(1);
+		expect(gateway.sandbox.requests).toHaveLength(1);
 	});
 
 	it('a 429 is retried after Retry-After and the message is accepted once', async () => {
-		sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 0 });
+		gateway.sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 0 });
 		const { output } = await send(text);
-		expect(sandbox.requests.map((r) => r.status)).toEqual([429, 200]);
-		expect(output[0][0].json.messageId).toEqual((sandbox.requests[1].responseBody as { messages: Array<{ id: string }> }).messages[0].id);
+		expect(gateway.sandbox.requests.map((r) => r.status)).toEqual([429, 200]);
+		expect(output[0][0].json.messageId).toEqual((gateway.sandbox.requests[1].responseBody as { messages: Array<{ id: string }> }).messages[0].id);
 	});
 });
 
@@ -496,8 +483,7 @@ describe('Send and Wait for Response', () => {
 		...extra,
 	});
 
-	const wait = (parameters: INodeParameters, items?: InputItem[]) =>
-		runNode({ node: new MessagingGateway(), parameters, credentials: credentials(), items });
+	const wait = (parameters: INodeParameters, items?: InputItem[]) => runGateway(gateway.sandbox, parameters, { items });
 
 	const webhook = (parameters: INodeParameters, request: Parameters<typeof runWebhook>[0]['request']) =>
 		runWebhook({ node: new MessagingGateway(), parameters, credentials: credentials(), request });
@@ -506,8 +492,8 @@ describe('Send and Wait for Response', () => {
 		const items: InputItem[] = [{ json: { order: 1 } }, { json: { order: 2 } }];
 		const { output, waitTill } = await wait(waitParameters(), items);
 
-		expect(sandbox.requests).toHaveLength(1);
-		const body = sandbox.requests[0].body as { text: { body: string } };
+		expect(gateway.sandbox.requests).toHaveLength(1);
+		const body = gateway.sandbox.requests[0].body as { text: { body: string } };
 		expect(body).toMatchObject({ ...envelope, type: 'text' });
 		const [question, approve] = body.text.body.split('\n\n');
 		expect(question).toBe('Aprovar o reembolso de R$ 120?');
@@ -519,7 +505,7 @@ describe('Send and Wait for Response', () => {
 
 	it('with approve and decline: two links, each signed for its own answer', async () => {
 		await wait(waitParameters({ waitApprovalOptions: { values: { approvalType: 'double', approveLabel: 'Sim', disapproveLabel: 'Não' } } }));
-		const text = (sandbox.requests[0].body as { text: { body: string } }).text.body;
+		const text = (gateway.sandbox.requests[0].body as { text: { body: string } }).text.body;
 		expect(text).toMatch(/\*Sim:\*\n\S+approved=true&signature=[0-9a-f]{64}/);
 		expect(text).toMatch(/\*Não:\*\n\S+approved=false&signature=[0-9a-f]{64}/);
 	});
@@ -536,7 +522,7 @@ describe('Send and Wait for Response', () => {
 	it('refuses a bad recipient or an empty message without sending', async () => {
 		expect((await thrown(wait(waitParameters({ recipientPhoneNumber: 'abc' })))).message).toMatch(/Recipient Phone Number/);
 		expect((await thrown(wait(waitParameters({ waitMessage: '' })))).message).toMatch(/Message \(item 0\)/);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('resumes with data.approved from the opened link', async () => {
@@ -559,7 +545,7 @@ describe('Send and Wait for Response', () => {
 	it('free text: the link opens a form; the posted answer resumes with data.text', async () => {
 		const parameters = waitParameters({ waitResponseType: 'freeText', waitOptions: { responseFormTitle: 'Reembolso' } });
 		await wait(parameters);
-		const text = (sandbox.requests[0].body as { text: { body: string } }).text.body;
+		const text = (gateway.sandbox.requests[0].body as { text: { body: string } }).text.body;
 		expect(text).toMatch(/\*Respond:\*\n\S+\?signature=[0-9a-f]{64}$/);
 
 		const form = await webhook(parameters, { method: 'GET' });

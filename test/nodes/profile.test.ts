@@ -3,33 +3,20 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import { runNode } from '../harness';
-import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+import { jsonItems, outputJson, runGateway, useSandbox } from './support';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const gateway = useSandbox();
 
-const run = (parameters: INodeParameters, credentialOverrides: Record<string, string> = {}, items: IDataObject[] = [{}]) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters,
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-		items: items.map((json) => ({ json })),
-	});
-
-const json = (result: Awaited<ReturnType<typeof run>>) => result.output[0].map((item) => item.json);
+const run = (parameters: INodeParameters, credentials: Record<string, string> = {}, items: IDataObject[] = [{}]) =>
+	runGateway(gateway.sandbox, parameters, { credentials, items: jsonItems(items) });
+const json = outputJson;
 
 describe('Business Profile > Get', () => {
 	it('sends GET /api/Profiles (version 4.0) and outputs one item per profile', async () => {
 		const result = await run({ resource: 'profile', operation: 'get' });
 
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version, r.headers.apikey])).toEqual([
-			['GET', '/api/Profiles', '4.0', sandbox.apiKey],
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version, r.headers.apikey])).toEqual([
+			['GET', '/api/Profiles', '4.0', gateway.sandbox.apiKey],
 		]);
 		expect(json(result)).toEqual([
 			{
@@ -47,7 +34,7 @@ describe('Business Profile > Get', () => {
 
 	it('runs once per input item', async () => {
 		const result = await run({ resource: 'profile', operation: 'get' }, {}, [{}, {}]);
-		expect(sandbox.requests).toHaveLength(2);
+		expect(gateway.sandbox.requests).toHaveLength(2);
 		expect(result.output[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

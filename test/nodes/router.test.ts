@@ -5,18 +5,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { BATCHING_DEFAULTS } from '../../nodes/MessagingGateway/actions/batching';
 import * as messageResource from '../../nodes/MessagingGateway/actions/message';
-import { runNode } from '../harness';
-import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+import { runGateway, useSandbox } from './support';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const gateway = useSandbox();
 
 const sendText = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'message',
@@ -30,17 +23,11 @@ const sendText = (extra: INodeParameters = {}): INodeParameters => ({
 const phones = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { phone: `55119888800${10 + i}` } }));
 
 const run = (parameters: INodeParameters, items = phones(1), continueOnFail = false) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters,
-		credentials: sandboxCredentials(sandbox),
-		items,
-		continueOnFail,
-	});
+	runGateway(gateway.sandbox, parameters, { items, continueOnFail });
 
 /** Milliseconds between consecutive requests the sandbox received. */
 const gaps = () => {
-	const times = sandbox.requests.map((request) => request.receivedAt);
+	const times = gateway.sandbox.requests.map((request) => request.receivedAt);
 	return times.slice(1).map((time, i) => time - times[i]);
 };
 
@@ -58,7 +45,7 @@ describe('paired items and Continue On Fail', () => {
 		expect(output[0][1].json.error).toMatch(/item 1/);
 		expect(output[0][0].json.messageId).toBeDefined();
 		expect(output[0][2].json.messageId).toBeDefined();
-		expect(sandbox.requests.map((request) => (request.body as { to: string }).to)).toEqual(['5511988880010', '5511988880012']);
+		expect(gateway.sandbox.requests.map((request) => (request.body as { to: string }).to)).toEqual(['5511988880010', '5511988880012']);
 	});
 
 	it('without it, the first bad item stops the run with an error naming the item', async () => {
@@ -68,7 +55,7 @@ describe('paired items and Continue On Fail', () => {
 	});
 
 	it('a gateway error item carries the HTTP status', async () => {
-		sandbox.failNext('messages', 1, '500');
+		gateway.sandbox.failNext('messages', 1, '500');
 		const { output } = await run(sendText(), phones(2), true);
 		expect(output[0][0].json).toMatchObject({ httpCode: '500' });
 		expect(output[0][0].json.error).toMatch(/^The gateway answered 500/);
@@ -109,14 +96,14 @@ describe('send and wait', () => {
 	};
 
 	it('with Continue On Fail, a failed send becomes an error item and the execution does not wait', async () => {
-		sandbox.failNext('messages', 1, '500');
+		gateway.sandbox.failNext('messages', 1, '500');
 		const result = await run(ask, phones(1), true);
 		expect(result.waitTill).toBeUndefined();
 		expect(result.output[0]).toEqual([{ json: expect.objectContaining({ httpCode: '500' }), pairedItem: { item: 0 } }]);
 	});
 
 	it('without it, the failed send is a NodeApiError', async () => {
-		sandbox.failNext('messages', 1, '500');
+		gateway.sandbox.failNext('messages', 1, '500');
 		await expect(run(ask)).rejects.toThrow(NodeApiError);
 	});
 });

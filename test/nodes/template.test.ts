@@ -7,28 +7,21 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import { runLoadOptions, runNode } from '../harness';
-import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+import { runLoadOptions } from '../harness';
+import { sandboxCredentials } from '../sandbox';
+import { jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const gateway = useSandbox();
 
-const credentials = () => sandboxCredentials(sandbox);
+const credentials = () => sandboxCredentials(gateway.sandbox);
 
 const run = (parameters: INodeParameters, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters: { resource: 'template', ...parameters },
-		credentials: credentials(),
-		items: (options.items ?? [{}]).map((json) => ({ json })),
+	runGateway(gateway.sandbox, { resource: 'template', ...parameters }, {
+		items: jsonItems(options.items ?? [{}]),
 		continueOnFail: options.continueOnFail,
 	});
 
-const json = (result: Awaited<ReturnType<typeof run>>) => result.output[0].map((item) => item.json);
+const json = outputJson;
 
 const orderShipped: INodeParameters = {
 	operation: 'create',
@@ -58,26 +51,19 @@ async function createTemplate(parameters: INodeParameters = orderShipped): Promi
 }
 
 /** The error a run throws, with what the sandbox received meanwhile. */
-async function failure(parameters: INodeParameters): Promise<NodeOperationError | NodeApiError> {
-	try {
-		await run(parameters);
-	} catch (error) {
-		return error as NodeOperationError | NodeApiError;
-	}
-	throw new Error('The run did not fail');
-}
+const failure = (parameters: INodeParameters) => rejectionOf(run(parameters));
 
 describe('Template > Create', () => {
 	it('sends POST /api/Templates (version 5.0, apikey) with the built components and says it was created', async () => {
 		const result = await run(orderShipped);
 
-		expect(sandbox.requests).toHaveLength(1);
-		const [request] = sandbox.requests;
+		expect(gateway.sandbox.requests).toHaveLength(1);
+		const [request] = gateway.sandbox.requests;
 		expect(request.method).toBe('POST');
 		expect(request.path).toBe('/api/Templates');
 		expect(request.query).toEqual({});
 		expect(request.headers.version).toBe('5.0');
-		expect(request.headers.apikey).toBe(sandbox.apiKey);
+		expect(request.headers.apikey).toBe(gateway.sandbox.apiKey);
 		expect(request.headers['content-type']).toMatch(/^application\/json/);
 		expect(request.body).toEqual({
 			name: 'order_shipped',
@@ -103,7 +89,7 @@ describe('Template > Create', () => {
 		const first = json(await run(orderShipped))[0];
 		const second = json(await run({ ...orderShipped, footerText: 'Another footer' }))[0];
 
-		expect(sandbox.requests.map((request) => request.status)).toEqual([201, 200]);
+		expect(gateway.sandbox.requests.map((request) => request.status)).toEqual([201, 200]);
 		expect(second).toMatchObject({ id: first.id, created: false, unchanged: true, status: 'APPROVED' });
 	});
 
@@ -119,7 +105,7 @@ describe('Template > Create', () => {
 			options: { phoneId: '123456789' },
 		});
 
-		const [request] = sandbox.requests;
+		const [request] = gateway.sandbox.requests;
 		expect(request.query).toEqual({ phoneId: '123456789' });
 		expect(request.body).toEqual({ name: 'ticket_update', language: 'pt_BR', category: 'TICKET_UPDATE', components });
 	});
@@ -155,7 +141,7 @@ describe('Template > Create', () => {
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
 		expect(error.context.itemIndex).toBe(0);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
 	it('with Continue On Fail, reports the refused item and still creates the others', async () => {
@@ -170,8 +156,8 @@ describe('Template > Create', () => {
 			},
 		);
 
-		expect(sandbox.requests).toHaveLength(1);
-		expect(sandbox.requests[0].body).toMatchObject({ name: 'good_one' });
+		expect(gateway.sandbox.requests).toHaveLength(1);
+		expect(gateway.sandbox.requests[0].body).toMatchObject({ name: 'good_one' });
 		const [good, bad] = result.output[0];
 		expect(good.json).toMatchObject({ created: true });
 		expect(bad.json.error).toMatch(/^Invalid "Body Text": The body text uses \{\{2\}\} but not \{\{1\}\}/);
@@ -182,11 +168,11 @@ describe('Template > Create', () => {
 describe('Template > Get', () => {
 	it('sends GET /api/Templates/{id} and outputs the template as returned', async () => {
 		const id = await createTemplate();
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const result = await run({ operation: 'get', templateId: id });
 
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version, r.body])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version, r.body])).toEqual([
 			['GET', `/api/Templates/${id}`, '5.0', null],
 		]);
 		expect(json(result)).toEqual([
@@ -210,7 +196,7 @@ describe('Template > Get', () => {
 	it('refuses an ID that would change the path, before sending', async () => {
 		const error = await failure({ operation: 'get', templateId: '12/../../Webhooks' });
 		expect(error.message).toBe('Template ID "12/../../Webhooks" is not an ID: it holds a slash, space, ? or #');
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 });
 
@@ -220,11 +206,11 @@ describe('Template > Edit', () => {
 
 	it('starting from the current template, reads it and replaces only what was set', async () => {
 		const id = await createTemplate();
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const result = await edit(id, { footerText: 'New footer' });
 
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
 			['GET', `/api/Templates/${id}`, '5.0'],
 			['PUT', `/api/Templates/${id}`, '5.0'],
 		]);
@@ -234,17 +220,17 @@ describe('Template > Edit', () => {
 			category: 'UTILITY',
 			components: [orderShippedComponents[0], orderShippedComponents[1], { type: 'FOOTER', text: 'New footer' }, orderShippedComponents[3]],
 		};
-		expect(sandbox.requests[1].body).toEqual(expectedBody);
+		expect(gateway.sandbox.requests[1].body).toEqual(expectedBody);
 		expect(json(result)).toEqual([{ success: true, id, ...expectedBody }]);
 	});
 
 	it('without starting from the current template, sends the components set as the whole content', async () => {
 		const id = await createTemplate();
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		await edit(id, { startFromCurrent: false, bodyText: 'Your order has shipped' });
 
-		expect(sandbox.requests[1].body).toEqual({
+		expect(gateway.sandbox.requests[1].body).toEqual({
 			name: 'order_shipped',
 			language: 'en_US',
 			category: 'UTILITY',
@@ -254,7 +240,7 @@ describe('Template > Edit', () => {
 
 	it('refuses a category change with the reason, after reading and before any PUT', async () => {
 		const id = await createTemplate();
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const error = await failure({ operation: 'edit', templateId: id, updateFields: { category: 'MARKETING' } });
 
@@ -262,13 +248,13 @@ describe('Template > Edit', () => {
 		expect(error.message).toBe(
 			`Template ${id} cannot be edited: The category of a template cannot be changed by an edit; create a new template with the other category instead (current category UTILITY, requested MARKETING)`,
 		);
-		expect(sandbox.requests.map((r) => r.method)).toEqual(['GET']);
+		expect(gateway.sandbox.requests.map((r) => r.method)).toEqual(['GET']);
 	});
 
 	it.each(['PENDING', 'DISABLED'])('refuses to edit a %s template, naming the editable states', async (status) => {
 		const id = await createTemplate();
-		sandbox.setTemplateStatus(id, status);
-		sandbox.requests.length = 0;
+		gateway.sandbox.setTemplateStatus(id, status);
+		gateway.sandbox.requests.length = 0;
 
 		const error = await failure({ operation: 'edit', templateId: id, footerText: 'x' });
 
@@ -276,7 +262,7 @@ describe('Template > Edit', () => {
 			`Template ${id} cannot be edited: The template's status is ${status}: only templates whose status is APPROVED, REJECTED, PAUSED can be edited`,
 		);
 		expect(error.description).toContain('at most 10 edits in 30 days, or 1 edit in 24 hours');
-		expect(sandbox.requests.map((r) => r.method)).toEqual(['GET']);
+		expect(gateway.sandbox.requests.map((r) => r.method)).toEqual(['GET']);
 	});
 
 	it('explains the edit rules when the gateway refuses an edit (quota of an approved template)', async () => {
@@ -294,15 +280,15 @@ describe('Template > Edit', () => {
 
 	it('lets a paused template be edited again and again', async () => {
 		const id = await createTemplate();
-		sandbox.setTemplateStatus(id, 'PAUSED');
+		gateway.sandbox.setTemplateStatus(id, 'PAUSED');
 		await edit(id, { footerText: 'One' });
 		await edit(id, { footerText: 'Two' });
-		expect(sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.status)).toEqual([200, 200]);
+		expect(gateway.sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.status)).toEqual([200, 200]);
 	});
 
 	it('refuses an edit that sets nothing, and one with broken placeholders, before sending anything', async () => {
 		const id = await createTemplate();
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		expect((await failure({ operation: 'edit', templateId: id })).message).toBe(
 			'Nothing to change: set a field or a component to edit',
@@ -310,7 +296,7 @@ describe('Template > Edit', () => {
 		expect((await failure({ operation: 'edit', templateId: id, bodyText: 'Hi {{2}}' })).message).toMatch(
 			/^Invalid "Body Text": The body text uses \{\{2\}\} but not \{\{1\}\}/,
 		);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 });
 
@@ -332,7 +318,7 @@ describe('template parameters for template messages', () => {
 			{ name: 'Body {{2}}', value: 'body_2', description: 'Example: #42' },
 			{ name: 'Button 1 "Track" URL {{1}}', value: 'button_0_1', description: 'Example: https://shop.example/t/42' },
 		]);
-		expect(sandbox.requests.at(-1)).toMatchObject({ method: 'GET', path: `/api/Templates/${id}` });
+		expect(gateway.sandbox.requests.at(-1)).toMatchObject({ method: 'GET', path: `/api/Templates/${id}` });
 	});
 
 	it('offers them as required resource-mapper fields, and a notice without a template ID', async () => {
@@ -352,7 +338,7 @@ describe('template parameters for template messages', () => {
 			['button_0_1', 'Button 1 "Track" URL {{1}} (e.g. https://shop.example/t/42)', true],
 		]);
 
-		const requestsBefore = sandbox.requests.length;
+		const requestsBefore = gateway.sandbox.requests.length;
 		const empty = await runLoadOptions({
 			node,
 			parameters: { resource: 'template', operation: 'get', templateId: '' },
@@ -361,6 +347,6 @@ describe('template parameters for template messages', () => {
 			method: 'getTemplateParameterFields',
 		});
 		expect(empty).toEqual({ fields: [], emptyFieldsNotice: 'Enter a fixed Template ID above to list the template’s parameters' });
-		expect(sandbox.requests).toHaveLength(requestsBefore);
+		expect(gateway.sandbox.requests).toHaveLength(requestsBefore);
 	});
 });

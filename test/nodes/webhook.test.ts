@@ -4,35 +4,15 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import { runNode } from '../harness';
-import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+import { jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const gateway = useSandbox();
 
-const run = (parameters: INodeParameters, credentialOverrides: Record<string, string> = {}, items: IDataObject[] = [{}]) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters,
-		credentials: sandboxCredentials(sandbox, credentialOverrides),
-		items: items.map((json) => ({ json })),
-	});
+const run = (parameters: INodeParameters, credentials: Record<string, string> = {}, items: IDataObject[] = [{}]) =>
+	runGateway(gateway.sandbox, parameters, { credentials, items: jsonItems(items) });
+const json = outputJson;
 
-const json = (result: Awaited<ReturnType<typeof run>>) => result.output[0].map((item) => item.json);
-
-async function failure(run: Promise<unknown>): Promise<NodeOperationError | NodeApiError> {
-	try {
-		await run;
-	} catch (error) {
-		return error as NodeOperationError | NodeApiError;
-	}
-	throw new Error('The run did not fail');
-}
+const failure = rejectionOf;
 
 const ENDPOINT = 'https://n8n.example.com/webhook/messages';
 const create = (parameters: INodeParameters = {}) =>
@@ -42,17 +22,17 @@ describe('Webhook > Create', () => {
 	it('sends POST /api/Webhooks/ (trailing slash, version 4.0) with the defaults and outputs the created webhook', async () => {
 		const result = await run(create());
 
-		expect(sandbox.requests).toHaveLength(1);
-		const [request] = sandbox.requests;
+		expect(gateway.sandbox.requests).toHaveLength(1);
+		const [request] = gateway.sandbox.requests;
 		expect([request.method, request.path, request.headers.version, request.headers.apikey]).toEqual([
 			'POST',
 			'/api/Webhooks/',
 			'4.0',
-			sandbox.apiKey,
+			gateway.sandbox.apiKey,
 		]);
 		expect(request.query).toEqual({});
 		expect(request.body).toEqual({
-			phone: sandbox.phoneId,
+			phone: gateway.sandbox.phoneId,
 			meta_version: 'LATEST',
 			types: ['messages'],
 			headers: {},
@@ -63,8 +43,8 @@ describe('Webhook > Create', () => {
 		expect(webhook).toEqual({
 			success: true,
 			id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-			phone: sandbox.phoneId,
-			phone_id: sandbox.phoneId,
+			phone: gateway.sandbox.phoneId,
+			phone_id: gateway.sandbox.phoneId,
 			// The gateway answers LASTEST; the node outputs the spelling requests use.
 			meta_version: 'LATEST',
 			types: ['messages'],
@@ -87,7 +67,7 @@ describe('Webhook > Create', () => {
 			}),
 		);
 
-		const [request] = sandbox.requests;
+		const [request] = gateway.sandbox.requests;
 		expect(request.query).toEqual({ phoneId: '777000111' });
 		expect(request.body).toEqual({
 			phone: '5511999990000',
@@ -124,7 +104,7 @@ describe('Webhook > Create', () => {
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
 		expect(error.context.itemIndex).toBe(0);
-		expect(sandbox.requests).toHaveLength(0);
+		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 });
 
@@ -132,11 +112,11 @@ describe('Webhook > List', () => {
 	it('sends GET /api/Webhooks and outputs one item per webhook, LASTEST spelled LATEST', async () => {
 		await run(create());
 		await run(create({ endpoint: 'https://other.example/hook', metaVersion: 'v11' }));
-		sandbox.requests.length = 0;
+		gateway.sandbox.requests.length = 0;
 
 		const result = await run({ resource: 'webhook', operation: 'list' });
 
-		expect(sandbox.requests.map((r) => [r.method, r.path, r.headers.version, r.body])).toEqual([
+		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version, r.body])).toEqual([
 			['GET', '/api/Webhooks', '4.0', null],
 		]);
 		const webhooks = json(result);
@@ -146,8 +126,8 @@ describe('Webhook > List', () => {
 		]);
 		expect(webhooks[0]).toEqual({
 			id: expect.any(String),
-			phone: sandbox.phoneId,
-			phone_id: sandbox.phoneId,
+			phone: gateway.sandbox.phoneId,
+			phone_id: gateway.sandbox.phoneId,
 			meta_version: 'LATEST',
 			endpoint: ENDPOINT,
 			create_date: expect.any(String),
@@ -162,7 +142,7 @@ describe('Webhook > List', () => {
 	});
 
 	it('turns a gateway failure into a NodeApiError', async () => {
-		sandbox.failNext('webhooks.list', 1, '500');
+		gateway.sandbox.failNext('webhooks.list', 1, '500');
 		const error = await failure(run({ resource: 'webhook', operation: 'list' }));
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe('500');

@@ -1,0 +1,59 @@
+/**
+ * What the node tests share: one sandbox gateway per test file (fresh state for each test), the action node run
+ * against it in n8n's real execution context, and small readers of what a run gave back.
+ */
+import type { IDataObject, INodeParameters, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import { runNode, type InputItem, type RunNodeResult } from '../harness';
+import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
+
+/** Starts a sandbox for the test file, resets it before each test and closes it after the file. */
+export function useSandbox(): { readonly sandbox: Sandbox } {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox?.close());
+	beforeEach(() => sandbox?.reset());
+	return {
+		get sandbox() {
+			if (!sandbox) throw new Error('the sandbox starts in beforeAll');
+			return sandbox;
+		},
+	};
+}
+
+export interface GatewayRunOptions {
+	items?: InputItem[];
+	continueOnFail?: boolean;
+	/** Credential fields to change, e.g. `{ phoneId: '' }`. */
+	credentials?: Record<string, string>;
+}
+
+/** Runs the Messaging Gateway node with these parameters against the sandbox. */
+export function runGateway(sandbox: Sandbox, parameters: INodeParameters, options: GatewayRunOptions = {}) {
+	return runNode({
+		node: new MessagingGateway(),
+		parameters,
+		credentials: sandboxCredentials(sandbox, options.credentials),
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+/** Input items that hold only JSON. */
+export const jsonItems = (items: IDataObject[]): InputItem[] => items.map((json) => ({ json }));
+
+/** The JSON of the first output's items. */
+export const outputJson = (result: RunNodeResult) => result.output[0].map((item) => item.json);
+
+/** The error a run throws; fails the test when the run does not throw. */
+export async function rejectionOf(run: Promise<unknown>): Promise<NodeOperationError | NodeApiError> {
+	try {
+		await run;
+	} catch (error) {
+		return error as NodeOperationError | NodeApiError;
+	}
+	throw new Error('The run did not fail');
+}
