@@ -38,6 +38,15 @@ export class MessagingGatewayApi implements ICredentialType {
 				'The phone ID of your network account. Used as the default phone of new webhooks; leave empty when the API key already belongs to one phone.',
 		},
 		{
+			displayName: 'Default Country',
+			name: 'defaultCountry',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. BR',
+			description:
+				'Two-letter country code (ISO 3166) of phone numbers written without their country code, such as (11) 98888-7777 for BR. Empty: every number needs its country code. A node may override it.',
+		},
+		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',

@@ -62,6 +62,8 @@ export const RATE_LIMIT_RETRY = { maxAttempts: 3, maxWaitSeconds: 60, defaultWai
 export interface GatewaySettings {
 	baseUrl: string;
 	phoneId: string;
+	/** The credential's Default Country as typed (checked by its reader, gateway/phone.ts); '' when not set. */
+	defaultCountry: string;
 }
 
 /**
@@ -80,7 +82,7 @@ async function credentialsOf(this: GatewayContext): Promise<ICredentialDataDecry
 	return await credentials;
 }
 
-/** The credential's base URL and phone id. The API key is not returned: only n8n's authentication touches it. */
+/** The credential's base URL, phone id and default country. The API key is not returned: only n8n's authentication touches it. */
 export async function getGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
 	const credentials = await credentialsOf.call(this);
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
@@ -89,7 +91,11 @@ export async function getGatewaySettings(this: GatewayContext): Promise<GatewayS
 			description: 'Open the credential and set Base URL to the gateway address, for example https://gateway.example.com',
 		});
 	}
-	return { baseUrl, phoneId: String(credentials.phoneId ?? '').trim() };
+	return {
+		baseUrl,
+		phoneId: String(credentials.phoneId ?? '').trim(),
+		defaultCountry: String(credentials.defaultCountry ?? '').trim(),
+	};
 }
 
 const isStreamBody = (body: GatewayRequest['body']): boolean =>

@@ -307,6 +307,41 @@ describe('bad input: a clear error naming item and field, and nothing sent', () 
 	});
 });
 
+describe('Recipients written nationally: the Default Country of the credential, or of the node', () => {
+	const text = { messageType: 'text', textBody: 'hi', recipientPhoneNumber: '(11) 98888-7777' };
+	const sentTo = () => gateway.sandbox.requests.map((r) => (r.body as IDataObject).to);
+
+	it('reads (11) 98888-7777 as +55 11 98888-7777 with the credential set to BR', async () => {
+		await runGateway(gateway.sandbox, { resource: 'message', operation: 'send', ...text }, { credentials: { defaultCountry: 'br' } });
+		expect(sentTo()).toEqual(['5511988887777']);
+	});
+
+	it('without a Default Country refuses it with the hint to set one, sending nothing', async () => {
+		const error = await thrown(send(text));
+		expect(error.message).toMatch(/Recipient Phone Number \(item 0\).*Default Country/);
+		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+
+	it("the node's Default Country overrides the credential's", async () => {
+		await runGateway(
+			gateway.sandbox,
+			{ resource: 'message', operation: 'send', ...text, recipientPhoneNumber: '020 7946 0958', defaultCountry: 'GB' },
+			{ credentials: { defaultCountry: 'BR' } },
+		);
+		expect(sentTo()).toEqual(['442079460958']);
+	});
+
+	it('a Default Country that is not a country code is refused, naming where it is set', async () => {
+		const fromCredential = await thrown(
+			runGateway(gateway.sandbox, { resource: 'message', operation: 'send', ...text }, { credentials: { defaultCountry: 'Brazil' } }),
+		);
+		expect(fromCredential.message).toMatch(/Default Country of the Messaging Gateway credential: "Brazil" is not a country code/);
+		const fromNode = await thrown(send({ ...text, defaultCountry: 'XX' }));
+		expect(fromNode.message).toMatch(/^Default Country \(item 0\): "XX" is not a country code/);
+		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+});
+
 describe('Send a template with parameters from the template (resource mapper)', () => {
 	/** Creates a template straight through the sandbox's gateway API and returns its id. */
 	async function createTemplate(components: IDataObject[], name = 'order_shipped'): Promise<string> {

@@ -14,14 +14,24 @@ describe('cleanRecipient', () => {
 		expect(cleanRecipient(input)).toBe(expected);
 	});
 
+	it('reads a national number in the Default Country', () => {
+		expect(cleanRecipient('(11) 98888-7777', { defaultCountry: 'BR' })).toBe('5511988887777');
+	});
+
 	it('refuses an empty number, naming the field', () => {
 		const error = inputError(() => cleanRecipient('  '));
 		expect(error.field).toBe('Recipient Phone Number');
 		expect(error.reason).toMatch(/empty/);
 	});
 
-	it.each(['1234567', '+55 11 98888-7777-1234'])('refuses %p: fewer than 8 or more than 15 digits', (input) => {
-		expect(inputError(() => cleanRecipient(input)).reason).toMatch(/digits/);
+	it('refuses an object from an expression with the field, not "value"', () => {
+		const error = inputError(() => cleanRecipient({ phone: '+5511988887777' }));
+		expect(error.field).toBe('Recipient Phone Number');
+		expect(error.reason).toMatch(/got an object/);
+	});
+
+	it.each(['+55 11 98888-7777-1234', '+55 11 0000-0000'])('refuses %p: not a number of the plan of Brazil', (input) => {
+		expect(inputError(() => cleanRecipient(input)).reason).toMatch(/BR \(\+55\)/);
 	});
 
 	it.each(['+55 11 9888A-7777', 'whatsapp:+5511988887777', '55+11988887777', 'maria@example.com'])(
@@ -31,12 +41,12 @@ describe('cleanRecipient', () => {
 		},
 	);
 
-	it('refuses a national number that starts with the trunk prefix 0', () => {
-		expect(inputError(() => cleanRecipient('011 98888-7777')).reason).toMatch(/country code/);
+	it('refuses a national number without a Default Country, with the hint to set one', () => {
+		expect(inputError(() => cleanRecipient('011 98888-7777')).reason).toMatch(/country code.*Default Country/);
 	});
 
 	it('names the field the caller gives', () => {
-		expect(inputError(() => cleanRecipient('12', 'Phone')).field).toBe('Phone');
+		expect(inputError(() => cleanRecipient('12', { field: 'Phone' })).field).toBe('Phone');
 	});
 });
 

@@ -179,7 +179,7 @@ describe('template message with parameters from the template (resource mapper)',
 		expect(never.field).toBe('Template Parameters');
 		expect(never.reason).toMatch(/never listed; enter a fixed Template ID/);
 		expect(inputError(() => fromTemplate(undefined)).field).toBe('Template Parameters');
-		expect(inputError(() => fromTemplate(mapped(['body_1'], { body_1: { a: 1 } }))).reason).toBe('must be text, got an object');
+		expect(inputError(() => fromTemplate(mapped(['body_1'], { body_1: { a: 1 } }))).reason).toMatch(/^must be text, got an object/);
 	});
 
 	it('refuses an unknown Parameters choice', () => {

@@ -6,8 +6,10 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { gatewayRequest } from '../../../gateway/transport';
-import { MessageInputError } from './types/common';
+import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
+import { gatewayRequest, getGatewaySettings } from '../../../gateway/transport';
+import { inputError, readTextParameter } from '../parameters';
+import { cleanRecipient, defaultCountryField, MessageInputError, recipientField } from './types/common';
 
 /** The current values of the given top-level fields, each defaulting to the field's default when it is hidden. */
 export function readParameters(this: IExecuteFunctions, itemIndex: number, fields: INodeProperties[]): IDataObject {
@@ -30,6 +32,34 @@ export function checkInput<T>(node: INode, itemIndex: number, read: () => T): T 
 			description: `Correct "${error.field}" of item ${itemIndex}. Nothing was sent for this item.`,
 		});
 	}
+}
+
+/**
+ * The recipient of an item in international digits. National numbers are read in the node's Default Country, or
+ * else the credential's; a bad country code is refused naming where it was set.
+ */
+export async function readRecipient(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const recipient = this.getNodeParameter(recipientField.name, itemIndex, '');
+	const country = await defaultCountryOf.call(this, itemIndex);
+	return checkInput(this.getNode(), itemIndex, () => cleanRecipient(recipient, { defaultCountry: country }));
+}
+
+async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Promise<CountryCode | undefined> {
+	const field = defaultCountryField.displayName;
+	const own = readTextParameter.call(this, defaultCountryField.name, itemIndex, field);
+	if (own !== '') {
+		const read = readDefaultCountry(own);
+		if ('problem' in read) throw inputError.call(this, itemIndex, field, read.problem);
+		return read.country;
+	}
+	const read = readDefaultCountry((await getGatewaySettings.call(this)).defaultCountry);
+	if ('problem' in read) {
+		throw new NodeOperationError(this.getNode(), `Default Country of the Messaging Gateway credential: ${read.problem}`, {
+			itemIndex,
+			description: 'Open the credential and correct Default Country, or leave it empty. Nothing was sent.',
+		});
+	}
+	return read.country;
 }
 
 /**

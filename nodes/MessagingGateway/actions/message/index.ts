@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as markAsRead from './markAsRead.operation';
 import * as send from './send.operation';
 import * as sendAndWait from './sendAndWait.operation';
-import { recipientField } from './types/common';
+import { defaultCountryField, recipientField } from './types/common';
 
 export const operations = { send, markAsRead, sendAndWait };
 
@@ -67,6 +67,7 @@ const batchingField: INodeProperties = {
 export const description: INodeProperties[] = [
 	operationField,
 	recipientField,
+	defaultCountryField,
 	...send.description,
 	...markAsRead.description,
 	...sendAndWait.description,

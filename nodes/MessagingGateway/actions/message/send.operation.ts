@@ -7,8 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadMediaFromBinary } from '../media/uploadMedia';
-import { checkInput, postMessage, readParameters } from './execution';
-import { cleanRecipient, messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
+import { checkInput, postMessage, readParameters, readRecipient } from './execution';
+import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
 import {
 	buildMediaPayload,
 	fieldsOf,
@@ -24,8 +24,7 @@ export const description: INodeProperties[] = [messageTypeField, ...typeFields];
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const choice = this.getNodeParameter('messageType', itemIndex) as MessageTypeChoice;
 	const params = readParameters.call(this, itemIndex, fieldsOf(choice));
-	const recipient = this.getNodeParameter('recipientPhoneNumber', itemIndex);
-	const to = checkInput(this.getNode(), itemIndex, () => cleanRecipient(recipient));
+	const to = await readRecipient.call(this, itemIndex);
 
 	let payload: MessagePayload;
 	if (isMediaKind(choice)) {

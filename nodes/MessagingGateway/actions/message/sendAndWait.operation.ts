@@ -18,8 +18,8 @@ import type {
 } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { checkInput, postMessage } from './execution';
-import { cleanRecipient, messageBody, requiredText } from './types/common';
+import { checkInput, postMessage, readRecipient } from './execution';
+import { messageBody, requiredText } from './types/common';
 import {
 	type ApprovalOptions,
 	confirmationPage,
@@ -211,18 +211,17 @@ interface WaitOptions {
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const recipient = this.getNodeParameter('recipientPhoneNumber', itemIndex);
+	const to = await readRecipient.call(this, itemIndex);
 	const message = this.getNodeParameter('waitMessage', itemIndex, '');
 	const responseType = this.getNodeParameter('waitResponseType', itemIndex, 'approval') as ResponseType;
 	const approval = this.getNodeParameter('waitApprovalOptions.values', itemIndex, {}) as ApprovalOptions;
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as WaitOptions;
 
-	const { to, text, waitTill } = checkInput(this.getNode(), itemIndex, () => {
+	const { text, waitTill } = checkInput(this.getNode(), itemIndex, () => {
 		const links = responseLinks(responseType, approval, options.messageButtonLabel, (query) =>
 			this.getSignedResumeUrl(query),
 		);
 		return {
-			to: cleanRecipient(recipient),
 			text: waitMessageText(requiredText(message, 'Message', 'enter the question to send'), links),
 			waitTill: waitTillOf(options.limitWaitTime?.values, new Date()),
 		};

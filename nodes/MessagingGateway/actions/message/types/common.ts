@@ -5,7 +5,9 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { checkPhone, type CountryCode } from '../../../../gateway/phone';
 import { CHANNEL, type MessageType } from '../../../../gateway/spec';
+import { textOf } from '../../../../gateway/text';
 
 /**
  * Bad input of one field. `field` is the label the user sees in the editor (with the entry for nested values, such
@@ -70,54 +72,44 @@ export const recipientField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. +55 11 98888-7777',
 	description:
-		'Phone number of the recipient with its country code. Spaces, dashes and brackets are fine; they are removed before sending.',
+		'Phone number of the recipient with its country code, or a national number when a Default Country is set. Spaces, dashes and brackets are fine.',
 	displayOptions: { show: { resource: ['message'], operation: ['send', 'sendAndWait'] } },
 };
 
-const MIN_RECIPIENT_DIGITS = 8;
-const MAX_RECIPIENT_DIGITS = 15;
+/** Overrides the credential's Default Country for the recipients of this node. */
+export const defaultCountryField: INodeProperties = {
+	displayName: 'Default Country',
+	name: 'defaultCountry',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. BR',
+	description:
+		"Two-letter country code (ISO 3166) of recipient numbers written without their country code, such as (11) 98888-7777 in BR. Empty: the credential's Default Country.",
+	displayOptions: { show: { resource: ['message'], operation: ['send', 'sendAndWait'] } },
+};
 
 /**
- * The recipient in international digits, from what people type: `+55 (11) 98888-7777`, `0055 11 98888 7777`,
- * `5511988887777`. Spaces, dots, dashes, slashes and brackets are dropped; a leading `+` or `00` (the international
- * call prefix) is dropped. Anything else, a national number (starting with 0) or a digit count outside 8-15 is
- * refused rather than guessed.
+ * The recipient in international digits (E.164 without `+`), from what people type: `+55 (11) 98888-7777`,
+ * `0055 11 98888 7777`, `5511988887777`, or `(11) 98888-7777` with the Default Country BR. A number that is not
+ * valid for its country's plan, or is invented, is refused with the reason (see gateway/phone.ts).
  */
-export function cleanRecipient(input: unknown, field = 'Recipient Phone Number'): string {
-	const raw = readString(input).trim();
-	if (raw === '') throw new MessageInputError(field, 'is empty; enter the number with its country code, e.g. +5511988887777');
-	if (!/^\+?[\d\s().\-/]+$/.test(raw)) {
-		throw new MessageInputError(
-			field,
-			`"${raw}" is not a phone number; use digits with the country code, e.g. +5511988887777 (spaces, dashes and brackets are fine)`,
-		);
-	}
-	let digits = raw.replace(/\D/g, '');
-	if (!raw.startsWith('+') && digits.startsWith('00')) digits = digits.slice(2);
-	if (digits.startsWith('0')) {
-		throw new MessageInputError(
-			field,
-			`"${raw}" looks like a national number; start with the country code instead of 0, e.g. +5511988887777`,
-		);
-	}
-	if (digits.length < MIN_RECIPIENT_DIGITS || digits.length > MAX_RECIPIENT_DIGITS) {
-		throw new MessageInputError(
-			field,
-			`"${raw}" has ${digits.length} digits; an international number has ${MIN_RECIPIENT_DIGITS} to ${MAX_RECIPIENT_DIGITS} digits including the country code`,
-		);
-	}
-	return digits;
+export function cleanRecipient(
+	input: unknown,
+	options: { defaultCountry?: CountryCode; field?: string } = {},
+): string {
+	const result = checkPhone(input, options.defaultCountry);
+	if ('problem' in result) throw new MessageInputError(options.field ?? recipientField.displayName, result.problem);
+	return result.digits;
 }
 
 /**
  * A parameter value as text. Numbers and booleans become their text (expressions often give numbers for ids and
  * zip codes); null and undefined become ''. Objects are refused: they would reach the gateway as "[object Object]".
  */
-export function readString(value: unknown, field = 'value'): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-	throw new MessageInputError(field, `must be text, got ${Array.isArray(value) ? 'a list' : 'an object'}`);
+export function readString(value: unknown, field: string): string {
+	const result = textOf(value);
+	if ('problem' in result) throw new MessageInputError(field, result.problem);
+	return result.text;
 }
 
 /** A text value that must not be empty after trimming; returned trimmed. */

@@ -1,0 +1,137 @@
+/**
+ * Phone numbers as people type them, to the international digits the gateway takes (E.164 without the `+`).
+ * The one module that uses libphonenumber-js. Its `max` metadata is used: the smaller `min` metadata cannot tell a
+ * number of a country's plan from an invented one (`+55 11 0000-0000` passes it).
+ *
+ * A number with `+` or `00` is international. A number of digits only is read as a national number of the Default
+ * Country when one is set (`(11) 98888-7777` with BR is +55 11 98888-7777, not +1 198…), else as international
+ * digits (`5511988887777`). What is not a valid number of its country's plan, or is an invented one, is refused
+ * with the reason; nothing is guessed. Pure: no n8n imports.
+ */
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+
+export type { CountryCode };
+
+export type PhoneCheck = { digits: string } | { problem: string };
+
+/** Characters people put around the digits of a number. */
+const NUMBER_TEXT = /^\+?[\d\s().\-/]+$/;
+
+const ASCENDING = '01234567890123456789';
+const DESCENDING = '98765432109876543210';
+
+/** Invented numbers (person rule 4): one digit repeated (`11111111`) or a run (`12345678`, `98765432`). */
+export function isInventedNumber(digits: string): boolean {
+	return /^(\d)\1+$/.test(digits) || ASCENDING.includes(digits) || DESCENDING.includes(digits);
+}
+
+/** How many trailing digits of the national number are checked for invented patterns (as person rule 4 does). */
+const INVENTED_TAIL = 8;
+
+const EXAMPLE = 'e.g. +55 11 98888-7777';
+
+/**
+ * The Default Country setting: an ISO 3166 code such as `BR` (any letter case), or undefined when empty.
+ * Returns `{ problem }` for a code that is not a country with a numbering plan.
+ */
+export function readDefaultCountry(value: unknown): { country: CountryCode | undefined } | { problem: string } {
+	if (value === undefined || value === null) return { country: undefined };
+	if (typeof value !== 'string') return { problem: 'must be a two-letter country code such as BR or US' };
+	const code = value.trim().toUpperCase();
+	if (code === '') return { country: undefined };
+	if (!/^[A-Z]{2}$/.test(code) || !isSupportedCountry(code)) {
+		return { problem: `"${value.trim()}" is not a country code; use a two-letter ISO code such as BR, US or PT` };
+	}
+	return { country: code };
+}
+
+/** The international digits of a number, or why it is refused. `input` is text or a number from an expression. */
+export function checkPhone(input: unknown, defaultCountry?: CountryCode): PhoneCheck {
+	let raw: string;
+	if (typeof input === 'string') raw = input.trim();
+	else if (typeof input === 'number' && Number.isSafeInteger(input) && input > 0) raw = String(input);
+	else if (input === undefined || input === null) raw = '';
+	else return { problem: `must be a phone number as text, got ${describeValue(input)}` };
+
+	if (raw === '') return { problem: `is empty; enter the number with its country code, ${EXAMPLE}` };
+	if (!NUMBER_TEXT.test(raw)) {
+		return {
+			problem: `"${raw}" is not a phone number; use digits with the country code, ${EXAMPLE} (spaces, dashes and brackets are fine)`,
+		};
+	}
+	const digits = raw.replace(/\D/g, '');
+	if (raw.startsWith('+')) return checked(raw, `+${digits}`);
+	if (digits.startsWith('00')) return checked(raw, `+${digits.slice(2)}`);
+	return defaultCountry ? nationalOrInternational(raw, digits, defaultCountry) : withoutCountry(raw, digits);
+}
+
+/**
+ * Digits only and a Default Country: national if valid there, else international. Digits valid both ways as
+ * different numbers are refused, unless written the national way: a trunk prefix 0 or an area code in brackets.
+ */
+function nationalOrInternational(raw: string, digits: string, country: CountryCode): PhoneCheck {
+	const national = parsePhoneNumberFromString(digits, country);
+	const writtenNationally = digits.startsWith('0') || raw.startsWith('(');
+	const international = writtenNationally ? undefined : parsePhoneNumberFromString(`+${digits}`);
+	const nationalValid = national?.isValid() === true;
+	const internationalValid = international?.isValid() === true;
+	if (nationalValid && internationalValid && national.number !== international.number) {
+		return {
+			problem: `"${raw}" may be ${national.number} (a national number of ${country}) or ${international.number}; write it with + and the country code`,
+		};
+	}
+	if (nationalValid) return notInvented(raw, national);
+	if (internationalValid) return notInvented(raw, international);
+	return { problem: planProblem(raw, national ?? undefined, country) };
+}
+
+/** Digits only and no Default Country: international digits, or refused with the hint to set a Default Country. */
+function withoutCountry(raw: string, digits: string): PhoneCheck {
+	const hint = 'write it with + and the country code, or set Default Country in the credential (or the node option) to read national numbers';
+	if (digits.startsWith('0')) return { problem: `"${raw}" looks like a national number (it starts with 0); ${hint}` };
+	const international = parsePhoneNumberFromString(`+${digits}`);
+	if (international?.isValid()) return notInvented(raw, international);
+	return { problem: `"${raw}" is not a valid international number; if it is a national number, ${hint}` };
+}
+
+function checked(raw: string, international: string): PhoneCheck {
+	const number = parsePhoneNumberFromString(international);
+	if (!number) {
+		const known = /^\+[1-9]/.test(international) && international.length > 4;
+		return {
+			problem: known
+				? `"${raw}" does not start with a known country code; ${EXAMPLE}`
+				: `"${raw}" is too short for a phone number with its country code; ${EXAMPLE}`,
+		};
+	}
+	if (!number.isValid()) return { problem: planProblem(raw, number) };
+	return notInvented(raw, number);
+}
+
+function notInvented(raw: string, number: PhoneNumber): PhoneCheck {
+	const national = String(number.nationalNumber);
+	if (isInventedNumber(national.slice(-INVENTED_TAIL))) {
+		return { problem: `"${raw}" is an invented number (repeated or consecutive digits), not a real phone number` };
+	}
+	return { digits: number.number.slice(1) };
+}
+
+/** Why a parsed number is not in its country's plan: its length when that is the reason, else the plan itself. */
+function planProblem(raw: string, number: PhoneNumber | undefined, country?: CountryCode): string {
+	const where = number?.country ?? country;
+	const plan = where ? `${where} (+${getCountryCallingCode(where)})` : `country code +${number?.countryCallingCode ?? '?'}`;
+	if (number) {
+		const length = validatePhoneNumberLength(number.number);
+		if (length === 'TOO_SHORT') return `"${raw}" has too few digits for a number of ${plan}`;
+		if (length === 'TOO_LONG') return `"${raw}" has too many digits for a number of ${plan}`;
+		if (length === 'INVALID_LENGTH') return `"${raw}" has a digit count no number of ${plan} has`;
+	}
+	return `"${raw}" is not a valid number of ${plan}: no number of its numbering plan starts this way`;
+}
+
+function describeValue(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	return typeof value;
+}

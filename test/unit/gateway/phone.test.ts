@@ -1,0 +1,103 @@
+import { checkPhone, isInventedNumber, readDefaultCountry, type PhoneCheck } from '../../../nodes/gateway/phone';
+
+const problemOf = (check: PhoneCheck): string => {
+	if (!('problem' in check)) throw new Error(`expected a refusal, got ${check.digits}`);
+	return check.problem;
+};
+
+describe('checkPhone: international numbers', () => {
+	it.each([
+		['+55 (11) 98888-7777', '5511988887777'],
+		['+55 21 99876-1234', '5521998761234'],
+		['+55 11 3333-4444', '551133334444'],
+		['0055 11 98888 7777', '5511988887777'],
+		['+1 (415) 555-2671', '14155552671'],
+		['+44 7911 123456', '447911123456'],
+		['5511988887777', '5511988887777'],
+		[5511988887777, '5511988887777'],
+	])('%p is sent as %p', (input, digits) => {
+		expect(checkPhone(input)).toEqual({ digits });
+	});
+
+	it.each([
+		['+55 11 0000-0000', /not a valid number of BR \(\+55\)/],
+		['+55 99999-9999', /not a valid number of BR \(\+55\)/],
+		['+55 11 98888-7777-1234', /too many digits for a number of BR/],
+		['+999 1234 5678', /known country code/],
+		['+1', /too short/],
+	])('%p is refused: %p', (input, reason) => {
+		expect(problemOf(checkPhone(input))).toMatch(reason);
+	});
+
+	it.each(['+55 11 99999-9999', '+55 11 91234-5678', '+55 11 98765-4321'])(
+		'%p is valid for the plan but invented (person rule 4), and refused',
+		(input) => {
+			expect(problemOf(checkPhone(input))).toMatch(/invented number/);
+		},
+	);
+});
+
+describe('checkPhone: national numbers and the Default Country', () => {
+	it('reads (11) 98888-7777 as a Brazilian number with BR, never as country code 1', () => {
+		expect(checkPhone('(11) 98888-7777', 'BR')).toEqual({ digits: '5511988887777' });
+		expect(checkPhone('011 98888-7777', 'BR')).toEqual({ digits: '5511988887777' });
+		expect(checkPhone('07911 123456', 'GB')).toEqual({ digits: '447911123456' });
+	});
+
+	it('still takes international numbers when a Default Country is set', () => {
+		expect(checkPhone('+1 415 555 2671', 'BR')).toEqual({ digits: '14155552671' });
+		expect(checkPhone('5511988887777', 'BR')).toEqual({ digits: '5511988887777' });
+	});
+
+	it('refuses a national number without a Default Country, with the hint to set one', () => {
+		expect(problemOf(checkPhone('(11) 98888-7777'))).toMatch(/set Default Country/);
+		expect(problemOf(checkPhone('011 98888-7777'))).toMatch(/starts with 0.*Default Country/);
+	});
+
+	it('takes digits that are the same number read nationally and internationally', () => {
+		expect(checkPhone('12025550123', 'US')).toEqual({ digits: '12025550123' });
+	});
+
+	it('refuses digits that are one number nationally and another internationally, unless written nationally', () => {
+		// 604 262 3120 in Vancouver, or +60 4-262 3120 in Malaysia
+		expect(problemOf(checkPhone('6042623120', 'US'))).toMatch(/may be \+16042623120 \(a national number of US\) or \+6042623120/);
+		expect(checkPhone('(604) 262-3120', 'US')).toEqual({ digits: '16042623120' });
+		expect(checkPhone('+60 4-262 3120', 'US')).toEqual({ digits: '6042623120' });
+	});
+
+	it('refuses a number that is not in the plan of the Default Country', () => {
+		expect(problemOf(checkPhone('98888-777', 'BR'))).toMatch(/BR \(\+55\)/);
+	});
+});
+
+describe('checkPhone: values that are not numbers', () => {
+	it.each([
+		[{ phone: '+5511988887777' }, /got an object/],
+		[['+5511988887777'], /got a list/],
+		['', /is empty/],
+		['whatsapp:+5511988887777', /not a phone number/],
+	])('%p is refused', (input, reason) => {
+		expect(problemOf(checkPhone(input))).toMatch(reason);
+	});
+});
+
+describe('readDefaultCountry', () => {
+	it('takes ISO codes in any case, and empty as none', () => {
+		expect(readDefaultCountry(' br ')).toEqual({ country: 'BR' });
+		expect(readDefaultCountry('')).toEqual({ country: undefined });
+		expect(readDefaultCountry(undefined)).toEqual({ country: undefined });
+	});
+
+	it.each(['Brazil', 'XX', '55', 'BRA'])('refuses %p', (value) => {
+		expect(readDefaultCountry(value)).toEqual({ problem: expect.stringMatching(/not a country code/) });
+	});
+});
+
+describe('isInventedNumber', () => {
+	it.each(['11111111', '12345678', '98765432', '90123456'])('%p is invented', (digits) => {
+		expect(isInventedNumber(digits)).toBe(true);
+	});
+	it.each(['98887777', '12345679'])('%p is not', (digits) => {
+		expect(isInventedNumber(digits)).toBe(false);
+	});
+});
