@@ -120,6 +120,12 @@ export const WEBHOOK_META_VERSION_SPELLINGS: Readonly<Record<string, (typeof WEB
 /** Template categories valid for version 5.0 (spec section 2.5). */
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 
+/** Every category the gateway takes: those of version 5.0 and `TICKET_UPDATE`, used by a create example (spec 2.5). */
+export const TEMPLATE_CATEGORIES_ACCEPTED = [...TEMPLATE_CATEGORIES, 'TICKET_UPDATE'] as const;
+
+/** Template names the network takes: lowercase letters, digits and underscores (`order_shipped`). */
+export const TEMPLATE_NAME_PATTERN = /^[a-z0-9_]+$/;
+
 /** Component formats of spec section 2.5 (BODY lists all five; HEADER shows the static LOCATION). */
 export const TEMPLATE_COMPONENT_FORMATS = ['TEXT', 'IMAGE', 'DOCUMENT', 'VIDEO', 'LOCATION'] as const;
 

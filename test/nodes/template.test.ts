@@ -128,7 +128,7 @@ describe('Template > Create', () => {
 			'Invalid "URL Buttons": The URL of button 1: {{1}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
 		],
 		['a hyphenated language', { language: 'en-US' }, 'Language "en-US" uses a hyphen: the gateway expects an underscore, as in en_US'],
-		['an empty name', { name: ' ' }, 'Name is empty'],
+		['an empty name', { name: ' ' }, /^Name \(item 0\): is empty; enter a name of lowercase letters/],
 		['invalid JSON components', { componentsInput: 'json', componentsJson: '[{"type": "BODY",' }, /^Components \(JSON\) is not valid JSON/],
 		[
 			'JSON components without a body',

@@ -85,10 +85,10 @@ describe('Webhook > Create', () => {
 			'an http endpoint',
 			create({ endpoint: 'http://n8n.example.com/webhook' }),
 			{},
-			'Endpoint "http://n8n.example.com/webhook" is not an https address: the gateway delivers notifications only to servers with a valid TLS certificate (self-signed certificates are not supported)',
+			'Endpoint (item 0): "http://n8n.example.com/webhook" is not an https address: the gateway delivers notifications only to servers with a valid TLS certificate (self-signed certificates are not supported)',
 		],
-		['an endpoint that is not a URL', create({ endpoint: 'n8n.example.com' }), {}, /^Endpoint "n8n.example.com" is not a URL/],
-		['no subscription type', create({ types: [] }), {}, 'Subscription Types is empty: choose at least one, such as Messages'],
+		['an endpoint that is not a URL', create({ endpoint: 'n8n.example.com' }), {}, /^Endpoint \(item 0\): "n8n.example.com" is not a URL/],
+		['no subscription type', create({ types: [] }), {}, 'Subscription Types (item 0): is empty: choose at least one, such as Messages'],
 		[
 			'a header given twice',
 			create({ customHeaders: { header: [{ name: 'X-A', value: '1' }, { name: 'x-a', value: '2' }] } }),

@@ -27,7 +27,8 @@ describe('location message', () => {
 		[{ latitude: 90.0001, longitude: 0 }, 'Latitude', /between -90 and 90/],
 		[{ latitude: 0, longitude: -180.5 }, 'Longitude', /between -180 and 180/],
 		[{ latitude: 'abc', longitude: 0 }, 'Latitude', /not a number/],
-		[{ latitude: '', longitude: 0 }, 'Latitude', /not a number/],
+		[{ latitude: '', longitude: 0 }, 'Latitude', /is required/],
+		[{ longitude: 0 }, 'Latitude', /is required/],
 		[{ latitude: 0, longitude: Infinity }, 'Longitude', /not a number/],
 	])('refuses %p', (params, field, reason) => {
 		const error = inputError(() => build(params));

@@ -7,6 +7,7 @@ import type { IExecuteFunctions, IDataObject, INodeProperties } from 'n8n-workfl
 import { isMediaKind } from '../../../gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS } from '../../../gateway/spec';
 import { uploadMediaFromBinary } from './uploadMedia';
+import { readTextParameter } from '../parameters';
 
 const show = { resource: ['media'], operation: ['upload'] };
 
@@ -41,8 +42,8 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
-	const kind = this.getNodeParameter('mediaKind', itemIndex, AUTO) as string;
+	const binaryPropertyName = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
+	const kind = readTextParameter.call(this, 'mediaKind', itemIndex, 'Media Kind') || AUTO;
 	const uploaded = await uploadMediaFromBinary.call(
 		this,
 		itemIndex,

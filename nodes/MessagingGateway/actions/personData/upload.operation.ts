@@ -35,6 +35,7 @@ import { RecordTooLargeError, type SourceRecord, splitPersonFile } from '../../p
 import { checkPersonFile, PersonFileError, validFileRecords } from '../../persons/reader';
 import { describeViolation, isPersonRow, ValidationSummary, validatePersonRow } from '../../persons/validation';
 import { PERSON_FILE_FORMATS, type PersonFileFormatName } from '../../persons/writers';
+import { readTextParameter } from '../parameters';
 
 const show = { resource: ['personData'], operation: ['upload'] };
 const showItems = { ...show, source: ['items'] };
@@ -376,7 +377,7 @@ async function uploadBinaryFile(
 	itemIndex: number,
 	settings: Settings,
 ): Promise<INodeExecutionData[]> {
-	const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
+	const property = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	const fileSize = binary.id
 		? (await this.helpers.getBinaryMetadata(binary.id)).fileSize

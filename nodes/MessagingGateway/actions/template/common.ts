@@ -2,8 +2,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkTemplateCategory, checkTemplateName } from '../../../gateway/checks';
 import { TEMPLATE_CATEGORIES } from '../../../gateway/spec';
 import { checkLanguage } from '../../templates/check';
+import { inputError, readTextParameter } from '../parameters';
 
 export const categoryOptions = TEMPLATE_CATEGORIES.map((category) => ({
 	name: category.charAt(0) + category.slice(1).toLowerCase(),
@@ -11,7 +13,7 @@ export const categoryOptions = TEMPLATE_CATEGORIES.map((category) => ({
 }));
 
 export const CATEGORY_DESCRIPTION =
-	'Categories of version 5.0. An expression may give another value the gateway knows, such as TICKET_UPDATE.';
+	'Categories of version 5.0. An expression may also give TICKET_UPDATE, which the gateway takes; other values are refused.';
 
 export function templateIdField(operation: string): INodeProperties {
 	return {
@@ -27,7 +29,7 @@ export function templateIdField(operation: string): INodeProperties {
 }
 
 export function readTemplateId(this: IExecuteFunctions, itemIndex: number): string {
-	const id = String(this.getNodeParameter('templateId', itemIndex, '') ?? '').trim();
+	const id = readTextParameter.call(this, 'templateId', itemIndex, 'Template ID');
 	if (!id) throw new NodeOperationError(this.getNode(), 'Template ID is empty', { itemIndex });
 	if (/[/?#\s]/.test(id)) {
 		throw new NodeOperationError(this.getNode(), `Template ID "${id}" is not an ID: it holds a slash, space, ? or #`, {
@@ -35,6 +37,20 @@ export function readTemplateId(this: IExecuteFunctions, itemIndex: number): stri
 		});
 	}
 	return id;
+}
+
+/** A template name of lowercase letters, digits and underscores, or an error naming the field and the item. */
+export function assertTemplateName(this: IExecuteFunctions, itemIndex: number, name: string, field = 'Name'): string {
+	const checked = checkTemplateName(name);
+	if ('problem' in checked) throw inputError.call(this, itemIndex, field, checked.problem);
+	return checked.value;
+}
+
+/** A category of the gateway (any letter case, sent in capitals), or an error naming the field and the item. */
+export function assertCategory(this: IExecuteFunctions, itemIndex: number, category: string, field = 'Category'): string {
+	const checked = checkTemplateCategory(category);
+	if ('problem' in checked) throw inputError.call(this, itemIndex, field, checked.problem);
+	return checked.value;
 }
 
 export function assertLanguage(this: IExecuteFunctions, itemIndex: number, language: string): void {

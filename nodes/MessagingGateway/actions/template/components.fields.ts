@@ -13,6 +13,7 @@ import {
 	parseComponentsJson,
 	type TemplateComponent,
 } from '../../templates/components';
+import { readTextOption, readTextParameter } from '../parameters';
 
 type TemplateOperation = 'create' | 'edit';
 
@@ -201,28 +202,30 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 		return { input, components: parsed.components };
 	}
 
+	const text = (value: unknown, field: string) => readTextOption.call(this, value, itemIndex, field);
+	const optionalText = (value: unknown, field: string) => text(value, field) || undefined;
 	const examples = this.getNodeParameter('bodyExamples.example', itemIndex, []) as IDataObject[];
 	const header = this.getNodeParameter('header.header', itemIndex, {}) as IDataObject;
 	const buttons = this.getNodeParameter('urlButtons.button', itemIndex, []) as IDataObject[];
 	const components = buildComponents({
-		bodyText: this.getNodeParameter('bodyText', itemIndex, '') as string,
-		bodyFormat: this.getNodeParameter('bodyFormat', itemIndex, 'TEXT') as string,
-		bodyExamples: examples.map((example) => String(example.value ?? '')),
+		bodyText: readTextParameter.call(this, 'bodyText', itemIndex, 'Body Text', { keepSpaces: true }),
+		bodyFormat: readTextParameter.call(this, 'bodyFormat', itemIndex, 'Body Format') || 'TEXT',
+		bodyExamples: examples.map((example, i) => text(example.value, `Body Examples › example ${i + 1}`)),
 		header: header.format
-			? { format: String(header.format), text: asText(header.text), example: asText(header.example) }
+			? {
+					format: text(header.format, 'Header › Format'),
+					text: optionalText(header.text, 'Header › Text'),
+					example: optionalText(header.example, 'Header › Example'),
+				}
 			: undefined,
-		footerText: this.getNodeParameter('footerText', itemIndex, '') as string,
-		urlButtons: buttons.map((button) => ({
-			text: String(button.text ?? ''),
-			url: String(button.url ?? ''),
-			example: asText(button.example),
+		footerText: readTextParameter.call(this, 'footerText', itemIndex, 'Footer Text', { keepSpaces: true }),
+		urlButtons: buttons.map((button, i) => ({
+			text: text(button.text, `URL Buttons › button ${i + 1} › Text`),
+			url: text(button.url, `URL Buttons › button ${i + 1} › URL`),
+			example: optionalText(button.example, `URL Buttons › button ${i + 1} › Example`),
 		})),
 	});
 	return { input, components };
-}
-
-function asText(value: unknown): string | undefined {
-	return value === undefined || value === null || value === '' ? undefined : String(value);
 }
 
 /** Refuses the item when its components break the placeholder rules, naming the field; nothing has been sent. */

@@ -4,11 +4,11 @@
  * that name already exists, which it leaves unchanged (spec sections 3 and 4.4).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_ID_QUERY_PARAM } from '../../../gateway/spec';
 import { gatewayRequest } from '../../../gateway/transport';
-import { assertLanguage, CATEGORY_DESCRIPTION, categoryOptions } from './common';
+import { readTextOption, readTextParameter } from '../parameters';
+import { assertCategory, assertLanguage, assertTemplateName, CATEGORY_DESCRIPTION, categoryOptions } from './common';
 import { assertComponents, componentFields, readComponents } from './components.fields';
 
 const show = { resource: ['template'], operation: ['create'] };
@@ -64,16 +64,14 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const name = String(this.getNodeParameter('name', itemIndex, '')).trim();
-	if (!name) throw new NodeOperationError(this.getNode(), 'Name is empty', { itemIndex });
-	const language = String(this.getNodeParameter('language', itemIndex, '')).trim();
+	const name = assertTemplateName.call(this, itemIndex, readTextParameter.call(this, 'name', itemIndex, 'Name'));
+	const language = readTextParameter.call(this, 'language', itemIndex, 'Language');
 	assertLanguage.call(this, itemIndex, language);
-	const category = String(this.getNodeParameter('category', itemIndex, '')).trim();
-	if (!category) throw new NodeOperationError(this.getNode(), 'Category is empty', { itemIndex });
+	const category = assertCategory.call(this, itemIndex, readTextParameter.call(this, 'category', itemIndex, 'Category'));
 	const read = readComponents.call(this, itemIndex);
 	assertComponents.call(this, itemIndex, read, true);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const phoneId = String(options.phoneId ?? '').trim();
+	const phoneId = readTextOption.call(this, options.phoneId, itemIndex, 'Options › Phone ID');
 
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'templates',

@@ -10,8 +10,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { gatewayRequest } from '../../../gateway/transport';
 import { componentType, mergeComponents, type GatewayTemplate } from '../../templates/components';
 import { editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
+import { readTextOption } from '../parameters';
 import {
+	assertCategory,
 	assertLanguage,
+	assertTemplateName,
 	CATEGORY_DESCRIPTION,
 	categoryOptions,
 	readTemplateId,
@@ -83,9 +86,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = readTemplateId.call(this, itemIndex);
 	const startFromCurrent = this.getNodeParameter('startFromCurrent', itemIndex, true) as boolean;
 	const updates = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const name = String(updates.name ?? '').trim();
-	const language = String(updates.language ?? '').trim();
-	const category = String(updates.category ?? '').trim();
+	const name = readTextOption.call(this, updates.name, itemIndex, 'Update Fields › Name');
+	if (name !== '') assertTemplateName.call(this, itemIndex, name, 'Update Fields › Name');
+	const language = readTextOption.call(this, updates.language, itemIndex, 'Update Fields › Language');
+	const typedCategory = readTextOption.call(this, updates.category, itemIndex, 'Update Fields › Category');
+	const category = typedCategory === '' ? '' : assertCategory.call(this, itemIndex, typedCategory, 'Update Fields › Category');
 	if (updates.language !== undefined) assertLanguage.call(this, itemIndex, language);
 	const read = readComponents.call(this, itemIndex);
 	assertComponents.call(this, itemIndex, read, !startFromCurrent);

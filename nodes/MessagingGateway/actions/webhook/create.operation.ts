@@ -6,7 +6,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_ID_QUERY_PARAM, WEBHOOK_EVENT_TYPES, WEBHOOK_META_VERSIONS } from '../../../gateway/spec';
+import { checkWebhookTypes } from '../../../gateway/checks';
 import { gatewayRequest, getGatewaySettings } from '../../../gateway/transport';
+import { inputError, readTextOption, readTextParameter } from '../parameters';
 import { endpointRefusal, headersMap, normaliseWebhook } from './shape';
 
 const show = { resource: ['webhook'], operation: ['create'] };
@@ -102,17 +104,13 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const endpoint = String(this.getNodeParameter('endpoint', itemIndex, '')).trim();
+	const endpoint = readTextParameter.call(this, 'endpoint', itemIndex, 'Endpoint');
 	const refusal = endpointRefusal(endpoint);
-	if (refusal) throw new NodeOperationError(this.getNode(), `Endpoint ${refusal}`, { itemIndex });
+	if (refusal) throw inputError.call(this, itemIndex, 'Endpoint', refusal);
 
-	const types = this.getNodeParameter('types', itemIndex, []) as string[];
-	if (!types.length) {
-		throw new NodeOperationError(this.getNode(), 'Subscription Types is empty: choose at least one, such as Messages', {
-			itemIndex,
-		});
-	}
-	const metaVersion = this.getNodeParameter('metaVersion', itemIndex, 'LATEST') as string;
+	const types = checkWebhookTypes(this.getNodeParameter('types', itemIndex, []));
+	if ('problem' in types) throw inputError.call(this, itemIndex, 'Subscription Types', types.problem);
+	const metaVersion = readTextParameter.call(this, 'metaVersion', itemIndex, 'Meta Version') || 'LATEST';
 	if (!(WEBHOOK_META_VERSIONS as readonly string[]).includes(metaVersion)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -120,15 +118,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			{ itemIndex },
 		);
 	}
-	const pairs = this.getNodeParameter('customHeaders.header', itemIndex, []) as IDataObject[];
+	const pairs = (this.getNodeParameter('customHeaders.header', itemIndex, []) as IDataObject[]).map((pair, i) => ({
+		name: readTextOption.call(this, pair.name, itemIndex, `Custom Headers › header ${i + 1} › Name`),
+		value: readTextOption.call(this, pair.value, itemIndex, `Custom Headers › header ${i + 1} › Value`),
+	}));
 	const headers = headersMap(pairs);
 	if ('error' in headers) {
 		throw new NodeOperationError(this.getNode(), `Custom Headers: ${headers.error}`, { itemIndex });
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const phoneIdQuery = String(options.phoneId ?? '').trim();
+	const phoneIdQuery = readTextOption.call(this, options.phoneId, itemIndex, 'Options › Phone ID');
 	const phone =
-		String(this.getNodeParameter('phone', itemIndex, '')).trim() ||
+		readTextParameter.call(this, 'phone', itemIndex, 'Phone') ||
 		(await getGatewaySettings.call(this)).phoneId ||
 		phoneIdQuery;
 	if (!phone) {
@@ -138,7 +139,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	const body: IDataObject = { phone, meta_version: metaVersion, types, headers: headers.headers, endpoint };
+	const body: IDataObject = { phone, meta_version: metaVersion, types: types.value, headers: headers.headers, endpoint };
 
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'webhooks',

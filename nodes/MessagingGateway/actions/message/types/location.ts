@@ -10,24 +10,25 @@ import { MessageInputError, type MessagePayload, optionalText, readString, showF
 const show = showForMessageTypes(['location']);
 
 export const fields: INodeProperties[] = [
+	// Text fields without a default: a number field would default to 0 and send a pin in the ocean when left empty.
 	{
 		displayName: 'Latitude',
 		name: 'latitude',
-		type: 'number',
-		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 7 },
-		default: 0,
+		type: 'string',
+		default: '',
 		required: true,
-		description: 'Latitude in decimal degrees, from -90 (south) to 90 (north), e.g. -23.5613',
+		placeholder: 'e.g. -23.5613',
+		description: 'Latitude in decimal degrees, from -90 (south) to 90 (north)',
 		displayOptions: show,
 	},
 	{
 		displayName: 'Longitude',
 		name: 'longitude',
-		type: 'number',
-		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 7 },
-		default: 0,
+		type: 'string',
+		default: '',
 		required: true,
-		description: 'Longitude in decimal degrees, from -180 (west) to 180 (east), e.g. -46.6565',
+		placeholder: 'e.g. -46.6565',
+		description: 'Longitude in decimal degrees, from -180 (west) to 180 (east)',
 		displayOptions: show,
 	},
 	{
@@ -65,7 +66,8 @@ export type LocationPayload = MessagePayload<
 /** A coordinate from a number field or an expression's text ("-23.5613", also "-23,5613"), checked to be in range. */
 export function readCoordinate(value: unknown, field: string, limit: number): number {
 	const text = readString(value, field).trim().replace(',', '.');
-	const number = text === '' ? NaN : Number(text);
+	if (text === '') throw new MessageInputError(field, `is required; enter decimal degrees between -${limit} and ${limit}`);
+	const number = Number(text);
 	if (!Number.isFinite(number)) throw new MessageInputError(field, `"${readString(value, field)}" is not a number`);
 	if (number < -limit || number > limit) {
 		throw new MessageInputError(field, `${number} is out of range; it must be between -${limit} and ${limit}`);
