@@ -73,6 +73,20 @@ export function readGatewayError(statusCode: number, body: unknown, statusText?:
 	};
 }
 
+/** What the user is told when a request may have reached the gateway and was therefore not sent again. */
+export const MAY_HAVE_BEEN_ACCEPTED =
+	'The gateway may have accepted the request. It was not repeated, so that nothing is sent twice: check before running it again.';
+
+/** A request that ran past its deadline: it was sent (or being sent), so it may have been accepted. */
+export function describeTimeout(timeoutMs: number): GatewayErrorDetails {
+	const seconds = Math.round(timeoutMs / 100) / 10;
+	return {
+		message: `The gateway did not answer within ${seconds} s (Timeout option): the request may have been sent and was not repeated`,
+		description: MAY_HAVE_BEEN_ACCEPTED,
+		code: 'TIMEOUT',
+	};
+}
+
 /** Network failures: whether the request can have reached the gateway decides what the user is told. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
 
@@ -86,8 +100,7 @@ export function describeNetworkError(code: string | undefined, baseUrl: string):
 	}
 	return {
 		message: `The connection to the gateway was lost before it answered (${code ?? 'no answer'})`,
-		description:
-			'The gateway may have received the request. It was not repeated, so that nothing is sent twice: check before running it again.',
+		description: MAY_HAVE_BEEN_ACCEPTED,
 		code,
 	};
 }

@@ -4,7 +4,12 @@
  * every failure into a NodeApiError that carries the gateway's own message and never the API key.
  *
  * Sending twice is worse than failing once: nothing is retried except a 429, which the gateway answers before
- * accepting the request, and only when the body can be sent again (not a stream).
+ * accepting the request, and only when the body can be sent again (not a stream). An answer that cannot be read (a 2xx
+ * whose body is not complete JSON) and a request that ran out of time are errors that say the request may have been
+ * accepted and was not repeated.
+ *
+ * Each attempt of a JSON request has a deadline (the whole answer included, so a trickling body ends too), enforced
+ * with an abort signal; streamed uploads have none (their time depends on their size).
  */
 import type { Readable } from 'stream';
 import type {
@@ -20,7 +25,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { describeNetworkError, parseRetryAfterSeconds, readGatewayError, redact, redactDeep } from './errors';
+import {
+	describeNetworkError,
+	describeTimeout,
+	MAY_HAVE_BEEN_ACCEPTED,
+	parseRetryAfterSeconds, readGatewayError, redact, redactDeep } from './errors';
 import type { MultipartBody } from './multipart';
 import { ENDPOINTS, type EndpointName } from './spec';
 import { normaliseBaseUrl } from './urls';
@@ -47,7 +56,22 @@ export interface GatewayRequest {
 	retryOn429?: boolean;
 	/** The input item the request is for, named in errors. */
 	itemIndex?: number;
+	/** Deadline of each attempt in ms, the whole answer included; 0: none. Default: REQUEST_TIMEOUT_MS for JSON bodies. */
+	timeoutMs?: number;
+	/** Shared pacing of a node run's sends (the dispatcher's rate cap and 429 pause); none: each request on its own. */
+	pacing?: RequestPacing;
 }
+
+/** How a run paces its requests: every attempt waits for its turn, and a 429 pauses all of them, not only its own. */
+export interface RequestPacing {
+	/** Resolves when the next attempt may start. */
+	beforeAttempt(): Promise<void>;
+	/** The gateway asked to wait this long (429 Retry-After). */
+	pause(waitMs: number): void;
+}
+
+/** The default deadline of one JSON request (the node's Timeout option, 60 s). */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface GatewayResponse {
 	statusCode: number;
@@ -125,31 +149,66 @@ export async function gatewayRequest(this: GatewayContext, request: GatewayReque
 	};
 
 	const retryOn429 = request.retryOn429 ?? !streamed;
+	const timeoutMs = request.timeoutMs ?? (streamed ? 0 : REQUEST_TIMEOUT_MS);
 	for (let attempt = 1; ; attempt++) {
-		const response = await send.call(this, options, baseUrl, request);
+		await request.pacing?.beforeAttempt();
+		const response = await send.call(this, options, baseUrl, request, timeoutMs);
 		if (response.statusCode === 429 && retryOn429 && attempt < RATE_LIMIT_RETRY.maxAttempts) {
 			const wait = parseRetryAfterSeconds(response.headers['retry-after']) ?? RATE_LIMIT_RETRY.defaultWaitSeconds;
 			if (wait <= RATE_LIMIT_RETRY.maxWaitSeconds) {
 				this.logger.debug(`Gateway rate limit on ${endpoint.path}; retrying in ${wait} s`);
-				await sleep(wait * 1000);
+				if (request.pacing) request.pacing.pause(wait * 1000);
+				else await sleep(wait * 1000);
 				continue;
 			}
 		}
 		if (response.statusCode >= 300) throw await gatewayError.call(this, response, request);
-		if (typeof response.body === 'string' && response.body.trim() !== '' && !/^\s*[[{]/.test(response.body)) {
-			throw apiError(this, { body: response.body.slice(0, 200) }, {
-				message: `The gateway answered ${response.statusCode} with something that is not JSON`,
-				description: 'Check the Base URL of the credential: it should be the gateway address, without a path.',
-				httpCode: String(response.statusCode),
-				itemIndex: request.itemIndex,
-			});
-		}
-		return {
-			statusCode: response.statusCode,
-			body: parseBody(response.body) as IDataObject,
-			headers: response.headers,
-		};
+		return { statusCode: response.statusCode, body: readAnswer(this, response, request), headers: response.headers };
 	}
+}
+
+/**
+ * The JSON object of a 2xx answer. Anything else (HTML, truncated JSON, a JSON value that is not an object) is an
+ * error: the request was accepted or may have been, so it is not repeated, and nothing unreadable becomes output.
+ * An empty body reads as `{}`; operations that need fields of the answer check for them.
+ */
+function readAnswer(context: GatewayContext, response: RawResponse, request: GatewayRequest): IDataObject {
+	const body = response.body;
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) return {};
+	let parsed: unknown = body;
+	if (typeof body === 'string') {
+		try {
+			parsed = JSON.parse(body);
+		} catch {
+			parsed = undefined;
+		}
+	}
+	if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as IDataObject;
+	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	const html = /^\s*</.test(text);
+	throw uncertain(apiError(context, { body: text.slice(0, 200) }, {
+		message: html
+			? `The gateway answered ${response.statusCode} with something that is not JSON`
+			: `The gateway answered ${response.statusCode} with an answer that is not complete JSON`,
+		description: html
+			? `${MAY_HAVE_BEEN_ACCEPTED} Check the Base URL of the credential: it should be the gateway address, without a path.`
+			: MAY_HAVE_BEEN_ACCEPTED,
+		httpCode: String(response.statusCode),
+		itemIndex: request.itemIndex,
+	}));
+}
+
+/** Errors of requests that may have been accepted (lost connection, timeout, unreadable 2xx answer). */
+const uncertainErrors = new WeakSet<object>();
+
+/** Marks an error as one of a request that may have been accepted: it must not be sent again, not even by a retry. */
+export function uncertain<E extends object>(error: E): E {
+	uncertainErrors.add(error);
+	return error;
+}
+
+export function mayHaveBeenAccepted(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && uncertainErrors.has(error);
 }
 
 interface RawResponse {
@@ -164,24 +223,58 @@ async function send(
 	options: IHttpRequestOptions,
 	baseUrl: string,
 	request: GatewayRequest,
+	timeoutMs: number,
 ): Promise<RawResponse> {
 	// A copy: n8n may add pre-authentication data to it.
 	const data = { ...(await credentialsOf.call(this)) };
 	const credentialsDecrypted = { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data };
+	// AbortSignal.timeout's timer does not keep the process alive and needs no clearing.
+	const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+	const caller = deadline ? withDeadline(this, { ...options }, deadline) : { context: this, options };
 	try {
-		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+		return (await caller.context.helpers.httpRequestWithAuthentication.call(caller.context, CREDENTIAL_TYPE, caller.options, {
 			credentialsDecrypted,
 		})) as RawResponse;
 	} catch (error) {
+		if (deadline?.aborted) {
+			const details = describeTimeout(timeoutMs);
+			throw uncertain(
+				apiError(this, { message: details.message, networkError: 'TIMEOUT' }, {
+					message: details.message,
+					description: details.description,
+					itemIndex: request.itemIndex,
+				}),
+			);
+		}
 		// n8n wraps transport failures; only the code is kept, so that no header (the API key) can leak.
 		const code = networkErrorCode(error);
 		const details = describeNetworkError(code, baseUrl);
-		throw apiError(this, { message: details.message, networkError: code ?? null }, {
+		const failure = apiError(this, { message: details.message, networkError: code ?? null }, {
 			message: details.message,
 			description: details.description,
 			itemIndex: request.itemIndex,
 		});
+		throw details.description === MAY_HAVE_BEEN_ACCEPTED ? uncertain(failure) : failure;
 	}
+}
+
+/**
+ * Puts the deadline on the request. n8n's authenticated helper replaces `abortSignal` with the execution's cancel
+ * signal when the calling context has one, so the helper is called with a context whose cancel signal is both: the
+ * execution's (a cancelled execution still stops the request) and the deadline. Other contexts take `abortSignal`.
+ */
+function withDeadline(
+	context: GatewayContext,
+	options: IHttpRequestOptions,
+	deadline: AbortSignal,
+): { context: GatewayContext; options: IHttpRequestOptions } {
+	if (!('getExecutionCancelSignal' in context) || typeof context.getExecutionCancelSignal !== 'function') {
+		return { context, options: { ...options, abortSignal: deadline } };
+	}
+	const cancel = context.getExecutionCancelSignal();
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+	const bounded = Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as GatewayContext;
+	return { context: bounded, options };
 }
 
 function networkErrorCode(error: unknown): string | undefined {

@@ -9,6 +9,8 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
 import { ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
 import { gatewayRequest } from '../../nodes/gateway/transport';
+import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import { MAY_HAVE_BEEN_ACCEPTED } from '../../nodes/gateway/errors';
 import { runCredentialTest, runNode } from '../harness';
 import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
@@ -31,7 +33,13 @@ class TransportProbe implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const out: INodeExecutionData[] = [];
 		for (const [index, item] of this.getInputData().entries()) {
-			const request = item.json as unknown as { endpoint: EndpointName; method: 'GET' | 'POST'; pathSuffix?: string; body?: IDataObject };
+			const request = item.json as unknown as {
+				endpoint: EndpointName;
+				method: 'GET' | 'POST';
+				pathSuffix?: string;
+				body?: IDataObject;
+				timeoutMs?: number;
+			};
 			const response = await gatewayRequest.call(this, { ...request, itemIndex: index });
 			out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: index } });
 		}
@@ -157,6 +165,128 @@ describe('gateway failures become NodeApiError with the gateway message, never t
 			error = caught as NodeApiError;
 		}
 		expect(error!.message).toBe('Could not reach the gateway at http://127.0.0.1:9 (ECONNREFUSED)');
+	});
+});
+
+describe('answers the node cannot read are errors that say the request may have been accepted, never repeated', () => {
+	const failure = async (run: Promise<unknown>) => {
+		try {
+			await run;
+		} catch (error) {
+			return error as NodeApiError;
+		}
+		throw new Error('expected the run to fail');
+	};
+	const sendText = (parameters: IDataObject = {}) =>
+		runNode({
+			node: new MessagingGateway(),
+			parameters: { resource: 'message', operation: 'send', messageType: 'text', recipientPhoneNumber: '5511988887777', textBody: 'oi', ...parameters },
+			credentials: credentials(),
+		});
+
+	it('a 200 with truncated JSON: an error, not an item of single characters; one request', async () => {
+		sandbox.failNext('messages', 1, 'truncated-json');
+		const error = await failure(probe([{ endpoint: 'messages', method: 'POST', body: textMessage }]));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The gateway answered 200 with an answer that is not complete JSON');
+		expect(error.description).toBe(MAY_HAVE_BEEN_ACCEPTED);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it.each([
+		['truncated-json', /not complete JSON/],
+		['empty-200', /without the id of the sent message/],
+		['no-ids', /without the id of the sent message/],
+	] as const)('Message > Send answered %s: a NodeApiError, one request, nothing repeated', async (mode, message) => {
+		sandbox.failNext('messages', 1, mode);
+		const error = await failure(sendText());
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(message);
+		expect(error.description).toMatch(/may have accepted the request. It was not repeated/);
+		expect(sandbox.requests.map((request) => request.status)).toEqual([200]);
+	});
+
+	it('Mark as Read answered without success: true is an error, not a success', async () => {
+		sandbox.failNext('messages', 1, 'no-ids');
+		const error = await failure(
+			runNode({
+				node: new MessagingGateway(),
+				parameters: { resource: 'message', operation: 'markAsRead', readMessageId: 'wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABEYEjQ2' },
+				credentials: credentials(),
+			}),
+		);
+		expect(error.message).toMatch(/without a confirmation \(success: true\)/);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('the send output puts messageId, waId and to first, then the gateway answer', async () => {
+		const { output } = await sendText();
+		expect(Object.keys(output[0][0].json).slice(0, 3)).toEqual(['messageId', 'waId', 'to']);
+		expect(output[0][0].json).toMatchObject({ to: '5511988887777', waId: '5511988887777', messaging_product: 'whatsapp' });
+		expect(output[0][0].json.messageId).toBe((sandbox.requests[0].responseBody as { messages: Array<{ id: string }> }).messages[0].id);
+	});
+});
+
+describe('a deadline per request (Timeout), the whole answer included', () => {
+	const timedSend = async (mode: 'hang' | 'trickle') => {
+		sandbox.failNext('messages', 1, mode);
+		const started = Date.now();
+		let error: NodeApiError | undefined;
+		try {
+			await runNode({
+				node: new MessagingGateway(),
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					messageType: 'text',
+					recipientPhoneNumber: '5511988887777',
+					textBody: 'oi',
+					sending: { timeout: 1.5 },
+				},
+				credentials: credentials(),
+			});
+		} catch (caught) {
+			error = caught as NodeApiError;
+		}
+		return { error, elapsed: Date.now() - started };
+	};
+
+	it('a gateway that never answers: the send ends at the deadline, "may have been sent; not repeated"', async () => {
+		const { error, elapsed } = await timedSend('hang');
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('The gateway did not answer within 1.5 s (Timeout option): the request may have been sent and was not repeated');
+		expect(error!.description).toBe(MAY_HAVE_BEEN_ACCEPTED);
+		expect(elapsed).toBeGreaterThanOrEqual(1400);
+		expect(elapsed).toBeLessThan(10_000);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('a gateway that trickles its answer byte by byte: the deadline covers the body too', async () => {
+		const { error, elapsed } = await timedSend('trickle');
+		expect(error!.message).toMatch(/did not answer within 1.5 s/);
+		expect(elapsed).toBeLessThan(10_000);
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].status).toBe(200); // the answer had begun: only the deadline ended it
+	});
+
+	it('any request has the default deadline through the transport; one that never connected says nothing was sent', async () => {
+		sandbox.failNext('messages', 1, 'hang');
+		const error = await (async () => {
+			try {
+				await probe([{ endpoint: 'messages', method: 'POST', body: textMessage, timeoutMs: 500 }]);
+			} catch (caught) {
+				return caught as NodeApiError;
+			}
+			throw new Error('expected the probe to fail');
+		})();
+		expect(error.message).toMatch(/did not answer within 0.5 s/);
+		let refused: NodeApiError | undefined;
+		try {
+			await probe([{ endpoint: 'messages', method: 'POST', body: textMessage }], { baseUrl: 'http://127.0.0.1:9' });
+		} catch (caught) {
+			refused = caught as NodeApiError;
+		}
+		expect(refused!.description).toMatch(/^Nothing was sent/);
 	});
 });
 

@@ -26,6 +26,7 @@ Environment (start):
   SANDBOX_HOST      address to listen on (default 127.0.0.1)
   SANDBOX_API_KEY   the API key it accepts (default a random sandbox-... key, printed at start)
   SANDBOX_PHONE_ID  the account's phone id (default 104857600000001)
+  SANDBOX_LATENCY_MS  milliseconds before each gateway answer, as a gateway across the internet (default 0)
 
 Options (deliver):
   --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT, port ${DEFAULT_PORT})
@@ -36,7 +37,7 @@ Options (deliver):
 
 Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state;
 POST /__sandbox/reset, /__sandbox/fail {route,count,mode}, /__sandbox/deliver {notification},
-/__sandbox/template-status {id,status}.`;
+/__sandbox/template-status {id,status}, /__sandbox/latency {ms}.`;
 
 async function main(args: string[]): Promise<number> {
 	if (args.includes('--help') || args.includes('-h')) {
@@ -62,6 +63,7 @@ async function serve(): Promise<number> {
 		host: process.env.SANDBOX_HOST || '127.0.0.1',
 		apiKey: process.env.SANDBOX_API_KEY || undefined,
 		phoneId: process.env.SANDBOX_PHONE_ID || undefined,
+		latencyMs: Number(process.env.SANDBOX_LATENCY_MS ?? 0) || 0,
 	});
 	console.log(`Sandbox gateway listening on ${sandbox.url}
 

@@ -6,9 +6,10 @@
  *   GET  /__sandbox/requests         the recorded requests, in order
  *   GET  /__sandbox/state            { templates, webhooks, media, personFiles } as arrays
  *   POST /__sandbox/reset            clears state, requests and pending failures
- *   POST /__sandbox/fail             { route, count, mode, retryAfterSeconds? }
+ *   POST /__sandbox/fail             { route, count, mode, retryAfterSeconds?, skip? }
  *   POST /__sandbox/deliver          { notification, omitCustomHeaders?, extraHeaders?, apiKey? } → per-webhook results
  *   POST /__sandbox/template-status  { id, status }
+ *   POST /__sandbox/latency          { ms }: every following gateway request is answered after ms milliseconds
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -16,7 +17,7 @@ import { isObject } from './check';
 import { ROUTE_NAMES, type RouteName } from './routes';
 import type { FailureMode, SandboxGateway } from './server';
 
-const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json'];
+const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json', 'hang', 'trickle', 'truncated-json', 'empty-200', 'no-ids'];
 
 export async function handleControl(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const action = `${req.method} ${url.pathname}`;
@@ -42,7 +43,7 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			gateway.reset();
 			return reply(res, 200, { success: true });
 		case 'POST /__sandbox/fail': {
-			const { route, count, mode, retryAfterSeconds } = body;
+			const { route, count, mode, retryAfterSeconds, skip } = body;
 			if (!(ROUTE_NAMES as readonly unknown[]).includes(route)) {
 				return reply(res, 400, { error: `route must be one of ${ROUTE_NAMES.join(', ')}` });
 			}
@@ -53,7 +54,10 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			if (retryAfterSeconds !== undefined && typeof retryAfterSeconds !== 'number') {
 				return reply(res, 400, { error: 'retryAfterSeconds must be a number' });
 			}
-			gateway.failNext(route as RouteName, count as number, mode as FailureMode, { retryAfterSeconds });
+			if (skip !== undefined && !(Number.isInteger(skip) && (skip as number) >= 0)) {
+				return reply(res, 400, { error: 'skip must be an integer >= 0' });
+			}
+			gateway.failNext(route as RouteName, count as number, mode as FailureMode, { retryAfterSeconds, skip: skip as number | undefined });
 			return reply(res, 200, { success: true });
 		}
 		case 'POST /__sandbox/deliver': {
@@ -69,6 +73,12 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			} catch (error) {
 				return reply(res, 400, { error: (error as Error).message });
 			}
+		}
+		case 'POST /__sandbox/latency': {
+			const { ms } = body;
+			if (typeof ms !== 'number' || !(ms >= 0)) return reply(res, 400, { error: 'ms must be a number >= 0' });
+			gateway.setLatency(ms);
+			return reply(res, 200, { success: true });
 		}
 		case 'POST /__sandbox/template-status': {
 			const { id, status } = body;

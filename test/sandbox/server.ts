@@ -56,9 +56,19 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Only for tests of the 413 answer: the person-file limit is PERSON_FILE_MAX_BYTES (NOTES.md). */
 	personFileMaxBytes?: number;
+	/** Milliseconds every gateway request waits before it is answered, as a gateway across the internet (default 0). */
+	latencyMs?: Latency;
 }
 
-export type FailureMode = '500' | '429' | 'drop' | 'non-json';
+/** A fixed latency, or one per request (e.g. by recipient, to answer out of order). */
+export type Latency = number | ((request: RecordedRequest) => number);
+
+/**
+ * Injected faults. `hang`: the body is read and no answer ever comes; `trickle`: a 200 whose JSON body arrives one
+ * byte per `trickleMs` and never completes; `truncated-json`, `empty-200`, `no-ids`: a 200 whose body is cut short,
+ * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway).
+ */
+export type FailureMode = '500' | '429' | 'drop' | 'non-json' | 'hang' | 'trickle' | 'truncated-json' | 'empty-200' | 'no-ids';
 
 export interface RecordedRequest {
 	route: RouteName | null;
@@ -118,11 +128,16 @@ export interface Sandbox {
 	/** Every gateway request in arrival order (control routes excluded). */
 	requests: RecordedRequest[];
 	state: SandboxState;
-	/** The next `count` requests of `route` fail once their body has been read in full. */
-	failNext(route: RouteName, count: number, mode: FailureMode, options?: { retryAfterSeconds?: number }): void;
+	/**
+	 * The next `count` requests of `route` fail once their body has been read in full; with `skip`, only after that
+	 * many further requests of the route were answered normally (e.g. skip 3: the 4th request fails).
+	 */
+	failNext(route: RouteName, count: number, mode: FailureMode, options?: { retryAfterSeconds?: number; skip?: number }): void;
 	/** POSTs the notification to every webhook of the key subscribed to its field; resolves each receiver's answer. */
 	deliver(notification: object, options?: DeliverOptions): Promise<DeliveryResult[]>;
 	setTemplateStatus(id: string, status: string): void;
+	/** Sets the latency of the following requests (reset() restores the one given at start). */
+	setLatency(latency: Latency): void;
 	/** Clears state, recorded requests and pending failures. */
 	reset(): void;
 	close(): Promise<void>;
@@ -156,7 +171,11 @@ const PROFILE = {
 interface PendingFailure {
 	mode: FailureMode;
 	retryAfterSeconds: number;
+	/** Requests of the route still to answer normally before this failure. */
+	skip: number;
 }
+
+const TRICKLE_INTERVAL_MS = 200;
 
 /** What reading the body produced, per body kind. */
 type ReadBody =
@@ -192,6 +211,8 @@ export class SandboxGateway implements Sandbox {
 	private readonly now: () => number;
 	private readonly personFileMaxBytes: number;
 	private readonly failures = new Map<RouteName, PendingFailure[]>();
+	private readonly initialLatency: Latency;
+	private latency: Latency;
 	private readonly server: http.Server;
 	private mediaCounter = 0;
 
@@ -202,6 +223,8 @@ export class SandboxGateway implements Sandbox {
 		this.keepBodiesUpTo = options.keepBodiesUpToBytes ?? DEFAULT_KEEP_BODIES_UP_TO;
 		this.now = options.now ?? Date.now;
 		this.personFileMaxBytes = options.personFileMaxBytes ?? PERSON_FILE_MAX_BYTES;
+		this.initialLatency = options.latencyMs ?? 0;
+		this.latency = this.initialLatency;
 		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
 		this.server = http.createServer({ requestTimeout: 0 }, (req, res) => {
 			this.handle(req, res).catch((error: unknown) => {
@@ -230,9 +253,11 @@ export class SandboxGateway implements Sandbox {
 		});
 	}
 
-	failNext(route: RouteName, count: number, mode: FailureMode, options: { retryAfterSeconds?: number } = {}): void {
+	failNext(route: RouteName, count: number, mode: FailureMode, options: { retryAfterSeconds?: number; skip?: number } = {}): void {
 		const queue = this.failures.get(route) ?? [];
-		for (let i = 0; i < count; i++) queue.push({ mode, retryAfterSeconds: options.retryAfterSeconds ?? 1 });
+		for (let i = 0; i < count; i++) {
+			queue.push({ mode, retryAfterSeconds: options.retryAfterSeconds ?? 1, skip: i === 0 ? (options.skip ?? 0) : 0 });
+		}
 		this.failures.set(route, queue);
 	}
 
@@ -251,7 +276,12 @@ export class SandboxGateway implements Sandbox {
 		template.status = status;
 	}
 
+	setLatency(latency: Latency): void {
+		this.latency = latency;
+	}
+
 	reset(): void {
+		this.latency = this.initialLatency;
 		this.requests.length = 0;
 		this.failures.clear();
 		this.state.templates.clear();
@@ -297,9 +327,12 @@ export class SandboxGateway implements Sandbox {
 
 		const body = await this.readBody(route, req);
 		record.body = recordedBody(body);
+		const latency = typeof this.latency === 'function' ? this.latency(record) : this.latency;
+		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 
-		const failure = this.failures.get(route.name)?.shift();
-		if (failure) return this.fail(res, record, failure);
+		const pending = this.failures.get(route.name);
+		if (pending?.[0] && pending[0].skip > 0) pending[0].skip--;
+		else if (pending?.[0]) return this.fail(res, record, pending.shift() as PendingFailure);
 
 		try {
 			const apiKey = this.authenticate(req);
@@ -386,6 +419,25 @@ export class SandboxGateway implements Sandbox {
 			const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
 			return this.send(res, record, 502, html, { 'content-type': 'text/html; charset=utf-8' });
 		}
+		if (failure.mode === 'hang') return; // The socket stays open until the client gives up (or close()).
+		if (failure.mode === 'trickle') {
+			record.status = 200;
+			res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+			const text = JSON.stringify({ messaging_product: CHANNEL, contacts: [], messages: [] }).repeat(1000);
+			let sent = 0;
+			const timer = setInterval(() => {
+				if (res.destroyed || sent >= text.length) return clearInterval(timer);
+				res.write(text[sent++]);
+			}, TRICKLE_INTERVAL_MS);
+			res.on('close', () => clearInterval(timer));
+			return;
+		}
+		if (failure.mode === 'truncated-json') {
+			const full = JSON.stringify(messageResponse({ kind: 'send', type: 'text', to: '5511988887777' }));
+			return this.send(res, record, 200, full.slice(0, Math.floor(full.length / 2)), { 'content-type': 'application/json' });
+		}
+		if (failure.mode === 'empty-200') return this.send(res, record, 200, '', { 'content-type': 'application/json' });
+		if (failure.mode === 'no-ids') return this.send(res, record, 200, { messaging_product: CHANNEL, contacts: [] });
 		if (failure.mode === '429') {
 			const body = errorBody('(#130429) Rate limit hit: injected by the sandbox', 'OAuthException', 130429);
 			return this.send(res, record, 429, body, { 'retry-after': String(failure.retryAfterSeconds) });
