@@ -67,6 +67,11 @@ export interface RunNodeOptions extends CommonOptions {
 	continueOnFail?: boolean;
 	/** 'manual' (default) is a run from the editor; 'trigger' or 'webhook' are production runs. */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * The node setting Retry On Fail: the node runs again, as n8n-core's retry loop does (the same executeData,
+	 * run index and execution), when it throws or its first output item has `json.error`, up to `maxTries` runs.
+	 */
+	retryOnFail?: { maxTries: number; waitBetweenTriesMs?: number };
 }
 
 export interface RunNodeResult {
@@ -79,6 +84,8 @@ export interface RunNodeResult {
 	hints: NodeExecutionHint[];
 	/** Log lines written during this run. */
 	logs: string[];
+	/** How many times the node ran (more than 1 only with retryOnFail). */
+	tries: number;
 }
 
 /** Runs the node's execute() on the given items. Throws what the node throws. */
@@ -98,8 +105,23 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		source: { main: [{ previousNode: 'Input' }] },
 	};
 	const runner = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const result = await runner.runNode(workflow, executeData, runExecutionData, 0, additionalData, mode);
-	if (!('data' in result)) throw new Error('Harness: the node returned an engine request, which is not supported');
+	const maxTries = options.retryOnFail ? options.retryOnFail.maxTries : 1;
+	let tries = 0;
+	let result: Awaited<ReturnType<WorkflowExecute['runNode']>> | undefined;
+	// n8n-core's retry loop (workflow-execute.js): a throw or a first output item with json.error runs the node again.
+	while (tries < maxTries) {
+		if (tries > 0) await new Promise((resolve) => setTimeout(resolve, options.retryOnFail?.waitBetweenTriesMs ?? 0));
+		tries++;
+		try {
+			result = await runner.runNode(workflow, executeData, runExecutionData, 0, additionalData, mode);
+		} catch (error) {
+			if (tries >= maxTries) throw error;
+			continue;
+		}
+		const failed = 'data' in result && result.data?.[0]?.[0]?.json?.error;
+		if (!failed) break;
+	}
+	if (!result || !('data' in result)) throw new Error('Harness: the node returned an engine request, which is not supported');
 
 	return {
 		output: result.data ?? [],
@@ -107,6 +129,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		resumeUrl: getAdditionalKeys(additionalData, mode, runExecutionData).$execution!.resumeUrl as string,
 		hints: 'hints' in result ? (result.hints ?? []) : [],
 		logs: logsSince(logStart),
+		tries,
 	};
 }
 

@@ -7,7 +7,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BATCHING_DEFAULTS } from '../../nodes/MessagingGateway/actions/batching';
 import * as messageResource from '../../nodes/MessagingGateway/actions/message';
-import { runGateway, useSandbox } from './support';
+import { SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/sending';
+import type { RecordedRequest } from '../sandbox';
+import { rejectionOf, runGateway, useSandbox } from './support';
 
 const gateway = useSandbox();
 
@@ -24,6 +26,16 @@ const phones = (count: number) => Array.from({ length: count }, (_, i) => ({ jso
 
 const run = (parameters: INodeParameters, items = phones(1), continueOnFail = false) =>
 	runGateway(gateway.sandbox, parameters, { items, continueOnFail });
+
+const recipientOf = (request: RecordedRequest) => (request.body as { to: string }).to;
+const digitsOf = (items: ReturnType<typeof phones>) => items.map((item) => item.json.phone);
+/** The message ids the sandbox answered, by recipient, for accepted sends. */
+const acceptedIds = () =>
+	Object.fromEntries(
+		gateway.sandbox.requests
+			.filter((request) => request.status === 200)
+			.map((request) => [recipientOf(request), (request.responseBody as { messages: Array<{ id: string }> }).messages[0].id]),
+	);
 
 /** Milliseconds between consecutive requests the sandbox received. */
 const gaps = () => {
@@ -84,6 +96,138 @@ describe('batching', () => {
 		const batching = messageResource.description.find((field) => field.name === 'batching');
 		const defaults = Object.fromEntries((batching?.options ?? []).map((option) => [option.name, 'default' in option ? option.default : undefined]));
 		expect(defaults).toEqual({ batchSize: BATCHING_DEFAULTS.size, batchInterval: BATCHING_DEFAULTS.intervalMs });
+	});
+});
+
+describe('parallel sending (dispatcher)', () => {
+	it('answers that come back out of order: output in input order, each item paired with its own answer', async () => {
+		const items = phones(6);
+		// The first items answer last.
+		gateway.sandbox.setLatency((request) => (6 - Number(recipientOf(request).slice(-1))) * 80);
+		const { output } = await run(sendText(), items);
+		const received = gateway.sandbox.requests.map((request) => request.receivedAt);
+		expect(Math.max(...received) - Math.min(...received)).toBeLessThan(300); // all in flight together
+		expect(output[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
+		const ids = acceptedIds();
+		expect(output[0].map((item) => item.json.messageId)).toEqual(digitsOf(items).map((to) => ids[to]));
+	});
+
+	it('holds Messages per Second: no second at the sandbox holds more starts than the cap', async () => {
+		const { output } = await run(sendText({ sending: { messagesPerSecond: 10 } }), phones(25));
+		expect(output[0]).toHaveLength(25);
+		// The first request of a run reaches the sandbox later after its start than the others (set-up): left out.
+		const times = gateway.sandbox.requests.map((request) => request.receivedAt).sort((a, b) => a - b).slice(1);
+		// Arrival jitter may move one request into the next window: one over the cap is the margin (no cap: 24).
+		for (const start of times) expect(times.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(11);
+		expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1900); // 24 starts at 10/s span 2.3 s
+	});
+
+	it('a 429 pauses all sends for its Retry-After (one back-off for all), then the run completes once each', async () => {
+		gateway.sandbox.setLatency(400);
+		gateway.sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 1 });
+		const items = phones(12);
+		const { output } = await run(sendText({ sending: { parallelRequests: 4 } }), items);
+		const requests = gateway.sandbox.requests;
+		const limited = requests.find((request) => request.status === 429)!;
+		const limitedAnswer = limited.receivedAt + 400;
+		// Nothing starts between the 429's answer and the end of its Retry-After: not the retry, not the other items.
+		const during = requests.filter((request) => request.receivedAt > limited.receivedAt + 300 && request.receivedAt < limitedAnswer + 900);
+		expect(during).toEqual([]);
+		expect(requests).toHaveLength(13);
+		expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
+		expect(Object.keys(acceptedIds()).sort()).toEqual(digitsOf(items).sort());
+	});
+
+	it('Minimum Interval per Recipient spaces messages to the same number, not to others', async () => {
+		const items = [0, 1, 2, 3].map((i) => ({ json: { phone: i % 2 === 0 ? '5511988880010' : `55119888800${20 + i}` } }));
+		await run(sendText({ sending: { recipientIntervalMs: 600 } }), items);
+		const same = gateway.sandbox.requests.filter((request) => recipientOf(request) === '5511988880010');
+		expect(same[1].receivedAt - same[0].receivedAt).toBeGreaterThanOrEqual(550);
+		const others = gateway.sandbox.requests.filter((request) => recipientOf(request) !== '5511988880010');
+		for (const other of others) expect(other.receivedAt).toBeLessThan(same[1].receivedAt);
+	});
+
+	it('with Continue On Fail, parallel failures become error items in their places', async () => {
+		gateway.sandbox.failNext('messages', 2, '500', { skip: 2 });
+		const items = phones(8);
+		const { output } = await run(sendText({ sending: { parallelRequests: 8 } }), items, true);
+		const failedRecipients = gateway.sandbox.requests.filter((request) => request.status === 500).map(recipientOf);
+		expect(failedRecipients).toHaveLength(2);
+		expect(output[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		output[0].forEach((item, index) => {
+			const failed = failedRecipients.includes(digitsOf(items)[index]);
+			expect(item.json.httpCode).toBe(failed ? '500' : undefined);
+			expect(typeof item.json.messageId).toBe(failed ? 'undefined' : 'string');
+		});
+	});
+
+	it('without it, the first failure stops new sends and the error says how many items were sent', async () => {
+		const items = phones(10);
+		items[4] = { json: { phone: '12' } };
+		const error = await rejectionOf(run(sendText({ sending: { parallelRequests: 2 } }), items));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.context.itemIndex).toBe(4);
+		expect(error.description).toMatch(/4 of 10 items were sent before the run stopped at item 4/);
+		expect(gateway.sandbox.requests.map(recipientOf)).toEqual(digitsOf(items).slice(0, 4));
+	});
+
+	it('the editor defaults are the dispatcher defaults', () => {
+		const sending = messageResource.description.find((field) => field.name === 'sending');
+		const defaults = Object.fromEntries((sending?.options ?? []).map((option) => [option.name, 'default' in option ? option.default : undefined]));
+		expect(defaults).toEqual({
+			parallelRequests: SENDING_DEFAULTS.parallel,
+			messagesPerSecond: SENDING_DEFAULTS.perSecond,
+			recipientIntervalMs: SENDING_DEFAULTS.perRecipientMs,
+			timeout: SENDING_DEFAULTS.timeoutMs / 1000,
+		});
+	});
+});
+
+describe("n8n's Retry On Fail sends nothing twice", () => {
+	const retry = { maxTries: 3 };
+
+	it('a 10-item run that fails at one item: the retry sends only that item; every recipient gets one accepted message', async () => {
+		gateway.sandbox.failNext('messages', 1, '500', { skip: 6 });
+		const items = phones(10);
+		const { output, tries } = await runGateway(gateway.sandbox, sendText(), { items, retryOnFail: retry });
+		expect(tries).toBe(2);
+		const statuses = gateway.sandbox.requests.map((request) => request.status);
+		expect(statuses.filter((status) => status === 500)).toHaveLength(1);
+		expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+		const ids = acceptedIds();
+		expect(output[0].map((item) => item.json.messageId)).toEqual(digitsOf(items).map((to) => ids[to]));
+	});
+
+	it('with Continue On Fail, a first error item makes n8n retry: accepted items come from the record', async () => {
+		gateway.sandbox.failNext('messages', 1, '500');
+		const items = phones(5);
+		const { output, tries } = await runGateway(gateway.sandbox, sendText({ sending: { parallelRequests: 1 } }), {
+			items,
+			continueOnFail: true,
+			retryOnFail: retry,
+		});
+		expect(tries).toBe(2);
+		expect(gateway.sandbox.requests.map(recipientOf)).toEqual([...digitsOf(items), digitsOf(items)[0]]);
+		expect(output[0].every((item) => typeof item.json.messageId === 'string')).toBe(true);
+	});
+
+	it('a send that may have arrived (connection lost) is not sent again by any try', async () => {
+		gateway.sandbox.failNext('messages', 1, 'drop', { skip: 2 });
+		const items = phones(4);
+		const error = await rejectionOf(
+			runGateway(gateway.sandbox, sendText({ sending: { parallelRequests: 1 } }), { items, retryOnFail: retry }),
+		);
+		expect(error.message).toMatch(/connection to the gateway was lost/);
+		expect(error.context.itemIndex).toBe(2);
+		// Three tries: items 0, 1 answered from the record, item 2 fails again from the record, item 3 never started.
+		expect(gateway.sandbox.requests.map(recipientOf)).toEqual(digitsOf(items).slice(0, 3));
+	});
+
+	it('each new run of the node sends again (the record is per run, not per process)', async () => {
+		await run(sendText(), phones(2));
+		await run(sendText(), phones(2));
+		expect(gateway.sandbox.requests).toHaveLength(4);
 	});
 });
 

@@ -29,6 +29,8 @@ export interface GatewayRunOptions {
 	continueOnFail?: boolean;
 	/** Credential fields to change, e.g. `{ phoneId: '' }`. */
 	credentials?: Record<string, string>;
+	/** The node setting Retry On Fail (the harness re-runs the node as n8n's engine does). */
+	retryOnFail?: { maxTries: number; waitBetweenTriesMs?: number };
 }
 
 /** Runs the Messaging Gateway node with these parameters against the sandbox. */
@@ -39,6 +41,7 @@ export function runGateway(sandbox: Sandbox, parameters: INodeParameters, option
 		credentials: sandboxCredentials(sandbox, options.credentials),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		retryOnFail: options.retryOnFail,
 	});
 }
 

@@ -1,12 +1,14 @@
 /**
- * Everything that is the same for all operations: picking the operation module, the per-item loop, paired items,
- * Continue On Fail, and the pause between batches that keeps large message runs under the network's rate limits.
+ * Everything that is the same for all operations: picking the operation module, the per-item loop (the dispatcher:
+ * parallel, paced sends for messages), paired items, Continue On Fail, and the pause between batches.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { readBatching, type Batching } from './batching';
+import { readBatching } from './batching';
+import { dispatch } from './dispatcher';
 import { resources, type ResourceName } from './resources';
+import { beginSending, readSending } from './sending';
 import type { ItemOperation, Operation } from './types';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -23,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items);
 
-	return [await runPerItem.call(this, operation, items, readBatching.call(this, resource))];
+	return [await runPerItem.call(this, operation, items, resource)];
 }
 
 /**
@@ -46,26 +48,53 @@ async function sendAndWait(
 	return [items];
 }
 
+/**
+ * The per-item operations. Message operations go through the dispatcher: up to Parallel Requests items at once,
+ * paced by the Sending options; the others one item at a time. Output items keep the input order and their pairing.
+ * Without Continue On Fail the first failure stops new items, the ones in progress finish, and the error says how
+ * many items were sent before it.
+ */
 async function runPerItem(
 	this: IExecuteFunctions,
 	operation: ItemOperation,
 	items: INodeExecutionData[],
-	batching: Batching | undefined,
+	resource: ResourceName,
 ): Promise<INodeExecutionData[]> {
+	const batching = readBatching.call(this, resource);
+	let parallel = 1;
+	if (resource === 'message') {
+		const settings = readSending.call(this);
+		beginSending(this, settings);
+		parallel = settings.parallel;
+	}
+	const continueOnFail = this.continueOnFail();
+	const result = await dispatch(
+		items.length,
+		{ parallel, stopOnFailure: !continueOnFail, batch: batching && { size: batching.size, intervalMs: batching.intervalMs } },
+		async (itemIndex) => await operation.execute.call(this, itemIndex),
+		async (ms) => await sleep(ms),
+	);
+
+	if (result.stoppedBy) {
+		const nodeError = asNodeError.call(this, result.stoppedBy.error, result.stoppedBy.index);
+		if (items.length > 1) {
+			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). A retry of the node does not send them again.`;
+			nodeError.description = nodeError.description ? `${nodeError.description} ${sent}` : sent;
+		}
+		throw nodeError;
+	}
+
 	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		if (batching && itemIndex > 0 && itemIndex % batching.size === 0) await sleep(batching.intervalMs);
-		try {
-			const result = await operation.execute.call(this, itemIndex);
-			for (const json of Array.isArray(result) ? result : [result]) {
+	result.outcomes.forEach((outcome, itemIndex) => {
+		if (!outcome) return;
+		if (outcome.ok) {
+			for (const json of Array.isArray(outcome.value) ? outcome.value : [outcome.value]) {
 				output.push({ json, pairedItem: { item: itemIndex } });
 			}
-		} catch (error) {
-			const nodeError = asNodeError.call(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+		} else {
+			output.push({ json: errorJson(asNodeError.call(this, outcome.error, itemIndex)), pairedItem: { item: itemIndex } });
 		}
-	}
+	});
 	return output;
 }
 

@@ -1,14 +1,17 @@
 /**
  * What the message operations share between reading parameters and answering: reading a type's parameters, turning
  * a builder's MessageInputError into a NodeOperationError that names the item and the field, and sending a body to
- * `POST /api/Messages` with the ids of the answer lifted to the top of the output.
+ * `POST /api/Messages` (paced, retry-safe) with the ids of the answer first in the output.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
-import { gatewayRequest, getGatewaySettings } from '../../../gateway/transport';
+import { apiError, gatewayRequest, getGatewaySettings, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
 import { inputError, readTextParameter } from '../parameters';
+import { sendingFor } from '../sending';
+import { SentRecord, sentKey } from '../sentRecord';
 import { cleanRecipient, defaultCountryField, MessageInputError, recipientField } from './types/common';
 
 /** The current values of the given top-level fields, each defaulting to the field's default when it is hidden. */
@@ -62,9 +65,24 @@ async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Pro
 	return read.country;
 }
 
+/** What a retry of the node gets for a send that may have arrived: the same error, rebuilt, without a request. */
+interface UncertainSend {
+	message: string;
+	description?: string;
+	httpCode?: string;
+}
+
+/** Sends and mark-as-reads of this process's node runs (see sentRecord.ts for what it covers and how it is bounded). */
+const sentRecord = new SentRecord<IDataObject, UncertainSend>();
+
 /**
- * Sends a message or mark-as-read body and returns the gateway's answer with `messageId` (the id of the sent
- * message, or `fallbackMessageId` when the answer has none) and `waId` (the recipient's network id) on top.
+ * Sends a message or mark-as-read body. The output puts the ids users map first: `messageId` (the sent message's id,
+ * or for mark-as-read the message marked), `waId` (the recipient's network id) and `to`, then the gateway's answer.
+ *
+ * An answer without what the spec's response carries (`messages[].id` for a send, `success: true` for a
+ * mark-as-read) is an error, never a success without an id. A request the gateway accepted, or may have accepted,
+ * is remembered for this node run: when n8n's Retry On Fail runs the node again, the item gets the same output (or
+ * error) without a second request.
  */
 export async function postMessage(
 	this: IExecuteFunctions,
@@ -72,18 +90,60 @@ export async function postMessage(
 	body: object,
 	fallbackMessageId?: string,
 ): Promise<IDataObject> {
-	const response = await gatewayRequest.call(this, {
-		endpoint: 'messages',
-		method: 'POST',
-		body: body as IDataObject,
-		itemIndex,
-	});
-	const answer = response.body;
-	const output: IDataObject = { ...answer };
-	const messageId = firstOf(answer.messages, 'id') ?? fallbackMessageId;
+	const scope = typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
+	const key = sentKey(itemIndex, body);
+	const earlier = scope && sentRecord.lookup(scope, key);
+	if (earlier) {
+		if (earlier.accepted) return { ...earlier.output };
+		throw uncertain(apiError(this, { message: earlier.failure.message }, { ...earlier.failure, itemIndex }));
+	}
+
+	const to = (body as { to?: unknown }).to;
+	try {
+		const response = await gatewayRequest.call(this, {
+			endpoint: 'messages',
+			method: 'POST',
+			body: body as IDataObject,
+			itemIndex,
+			...sendingFor(this, typeof to === 'string' ? to : undefined),
+		});
+		const output = outputOf(this, itemIndex, response.body, to, fallbackMessageId);
+		if (scope) sentRecord.remember(scope, key, { accepted: true, output });
+		return { ...output };
+	} catch (error) {
+		if (scope && mayHaveBeenAccepted(error)) {
+			const { message, description, httpCode } = error as NodeApiError;
+			sentRecord.remember(scope, key, { accepted: false, failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined } });
+		}
+		throw error;
+	}
+}
+
+function outputOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	answer: IDataObject,
+	to: unknown,
+	fallbackMessageId: string | undefined,
+): IDataObject {
+	const sentId = firstOf(answer.messages, 'id');
+	const confirmed = fallbackMessageId === undefined ? sentId !== undefined : answer.success === true || sentId !== undefined;
+	if (!confirmed) {
+		const missing = fallbackMessageId === undefined ? 'the id of the sent message (messages[].id)' : 'a confirmation (success: true)';
+		throw uncertain(
+			apiError(context, { answer: JSON.stringify(answer).slice(0, 200) }, {
+				message: `The gateway answered without ${missing}`,
+				description: MAY_HAVE_BEEN_ACCEPTED,
+				httpCode: '200',
+				itemIndex,
+			}),
+		);
+	}
+	const output: IDataObject = { messageId: sentId ?? fallbackMessageId };
 	const waId = firstOf(answer.contacts, 'wa_id');
-	if (messageId !== undefined) output.messageId = messageId;
 	if (waId !== undefined) output.waId = waId;
+	if (typeof to === 'string') output.to = to;
+	for (const [name, value] of Object.entries(answer)) if (!(name in output)) output[name] = value;
 	return output;
 }
 
