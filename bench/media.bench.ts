@@ -15,17 +15,21 @@ import { startSandbox, type Sandbox, sandboxCredentials } from '../test/sandbox'
 
 import { MessagingGateway } from '../nodes/MessagingGateway/MessagingGateway.node';
 
-const MB = 1024 * 1024;
+// Decimal, as the gateway's limits are (a document is at most 100,000,000 bytes).
+const MB = 1_000_000;
 const LARGE = Number(process.env.MEDIA_MB ?? 100) * MB;
 const SMALL = 10 * MB;
 
 async function writeFile(path: string, size: number): Promise<string> {
 	const hash = createHash('sha256');
 	const out = createWriteStream(path);
+	// A real PDF's first bytes: the node reads the format from them before uploading.
+	const first = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(MB - 9)]);
 	const chunk = randomBytes(MB);
 	for (let written = 0; written < size; written += MB) {
-		hash.update(chunk);
-		if (!out.write(chunk)) await once(out, 'drain');
+		const part = written === 0 ? first : chunk;
+		hash.update(part);
+		if (!out.write(part)) await once(out, 'drain');
 	}
 	out.end();
 	await once(out, 'finish');

@@ -3,6 +3,8 @@
  * Pure data: nothing here imports n8n, so the sandbox gateway and the pure modules share it too.
  */
 
+import type { MediaFormat } from './mediaFormat';
+
 /** `messaging_product` on every request and response that carries it (NOTES.md decision). */
 export const CHANNEL = 'whatsapp';
 
@@ -46,25 +48,46 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
-const KB = 1024;
-const MB = 1024 * KB;
-
 /**
- * Media limits (spec section 8) and the formats the network accepts per kind (NOTES.md). The spec does not say
- * whether "MB" is decimal or binary; the larger, binary reading is used so that no file the gateway accepts is refused.
+ * Media limits (spec section 8), read as decimal as NOTES.md says (5 MB = 5,000,000 bytes, 100 KB = 100,000 bytes),
+ * and the formats the network accepts per kind (NOTES.md), each with the content type it is uploaded as; format ids
+ * are those of gateway/mediaFormat.ts, which tells them apart from a file's first bytes. Documents take any format.
  */
-export const MEDIA_LIMITS: Record<MediaKind, { maxBytes: number; label: string; mimeTypes: readonly string[] | null }> =
-	{
-		image: { maxBytes: 5 * MB, label: '5 MB', mimeTypes: ['image/jpeg', 'image/png'] },
-		audio: {
-			maxBytes: 16 * MB,
-			label: '16 MB',
-			mimeTypes: ['audio/aac', 'audio/mp4', 'audio/mpeg', 'audio/amr', 'audio/ogg; codecs=opus'],
-		},
-		video: { maxBytes: 16 * MB, label: '16 MB', mimeTypes: ['video/mp4', 'video/3gpp'] },
-		document: { maxBytes: 100 * MB, label: '100 MB', mimeTypes: null },
-		sticker: { maxBytes: 100 * KB, label: '100 KB', mimeTypes: ['image/webp'] },
-	};
+export const MEDIA_LIMITS: Record<
+	MediaKind,
+	{ maxBytes: number; label: string; formats: ReadonlyArray<{ format: MediaFormat; mimeType: string }> | null }
+> = {
+	image: {
+		maxBytes: 5_000_000,
+		label: '5 MB',
+		formats: [
+			{ format: 'jpeg', mimeType: 'image/jpeg' },
+			{ format: 'png', mimeType: 'image/png' },
+		],
+	},
+	audio: {
+		maxBytes: 16_000_000,
+		label: '16 MB',
+		formats: [
+			{ format: 'aac', mimeType: 'audio/aac' },
+			{ format: 'mp4', mimeType: 'audio/mp4' },
+			{ format: 'mpeg', mimeType: 'audio/mpeg' },
+			{ format: 'amr', mimeType: 'audio/amr' },
+			// The network takes ogg audio only with the opus codec, and wants the codec in the content type.
+			{ format: 'ogg-opus', mimeType: 'audio/ogg; codecs=opus' },
+		],
+	},
+	video: {
+		maxBytes: 16_000_000,
+		label: '16 MB',
+		formats: [
+			{ format: 'mp4', mimeType: 'video/mp4' },
+			{ format: '3gpp', mimeType: 'video/3gpp' },
+		],
+	},
+	document: { maxBytes: 100_000_000, label: '100 MB', formats: null },
+	sticker: { maxBytes: 100_000, label: '100 KB', formats: [{ format: 'webp', mimeType: 'image/webp' }] },
+};
 
 /** Person files: at most 1 GB per file, read as 1,000,000,000 bytes (NOTES.md decision). */
 export const PERSON_FILE_MAX_BYTES = 1_000_000_000;

@@ -10,6 +10,7 @@ import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
 import { runLoadOptions, runWebhook, type InputItem } from '../harness';
 import { sandboxCredentials } from '../sandbox';
+import { mediaFile } from '../fixtures/media';
 import { rejectionOf, runGateway, useSandbox } from './support';
 
 const gateway = useSandbox();
@@ -243,14 +244,37 @@ describe('media from a binary property', () => {
 		});
 	});
 
-	it('refuses plain audio/ogg (no opus codec) before uploading anything', async () => {
-		const ogg = { data: Buffer.from('OggS....'), fileName: 'voz.ogg', mimeType: 'audio/ogg' };
+	it.each([
+		['image', 'pdf', 1024, 'application/pdf', 'Image files must be JPEG or PNG; this file is PDF. Convert it, or send it as a document'],
+		['image', 'gif', 1024, 'image/gif', 'Image files must be JPEG or PNG; this file is GIF. Convert it, or send it as a document'],
+		['sticker', 'png', 1024, 'image/png', 'Sticker files must be WebP; this file is PNG. Convert it, or send it as a document'],
+		['video', 'matroska', 1024, 'video/webm', 'Video files must be MP4 or 3GPP; this file is WebM/Matroska. Convert it, or send it as a document'],
+		['audio', 'ogg-vorbis', 1024, 'audio/ogg', 'Audio files must be AAC, MP4, MPEG audio (MP3), AMR or OGG Opus; this file is OGG Vorbis. Convert it, or send it as a document'],
+		['image', 'jpeg', 5_000_001, 'image/jpeg', 'The file is 5,000,001 bytes; image files are at most 5 MB (5,000,000 bytes)'],
+		['sticker', 'webp', 100_001, 'image/webp', 'The file is 100,001 bytes; sticker files are at most 100 KB (100,000 bytes)'],
+		['audio', 'mpeg', 16_000_001, 'audio/mpeg', 'The file is 16,000,001 bytes; audio files are at most 16 MB (16,000,000 bytes)'],
+	] as const)('refuses %s from a %s file of %d bytes before uploading or sending anything', async (messageType, format, size, mimeType, reason) => {
+		const data = mediaFile(format, size);
 		const error = await thrown(
-			send({ messageType: 'audio', mediaSource: 'binary', binaryPropertyName: 'data' }, { items: [{ json: {}, binary: { data: ogg } }] }),
+			send(
+				{ messageType, mediaSource: 'binary', binaryPropertyName: 'data' },
+				{ items: [{ json: {}, binary: { data: { data, fileName: 'file', mimeType } } }] },
+			),
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toMatch(/opus/i);
+		expect(error.message).toBe(`Input Binary Field "data" (item 0): ${reason}`);
+		expect(error.context.itemIndex).toBe(0);
 		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+
+	it('uploads ogg opus audio as audio/ogg; codecs=opus, the type the network takes', async () => {
+		await send(
+			{ messageType: 'audio', mediaSource: 'binary', binaryPropertyName: 'data' },
+			{ items: [{ json: {}, binary: { data: { data: mediaFile('ogg-opus'), fileName: 'voz.ogg', mimeType: 'audio/ogg' } } }] },
+		);
+		const [upload, message] = gateway.sandbox.requests;
+		expect(upload.body).toMatchObject({ files: [{ fileName: 'voz.ogg', contentType: 'audio/ogg; codecs=opus' }] });
+		expect(message.body).toMatchObject({ type: 'audio', audio: { id: (upload.responseBody as { id: string }).id } });
 	});
 
 	it('refuses an item without the binary property, sending nothing', async () => {

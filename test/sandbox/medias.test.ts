@@ -3,7 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
 import { liveBytes } from '../harness/memory';
-import { rawRequest } from './helpers';
+import { mediaFile } from '../fixtures/media';
+import { message, rawRequest, sendMessage } from './helpers';
 import { MultipartReader } from './multipart';
 import { startSandbox, type Sandbox } from './server';
 
@@ -50,7 +51,7 @@ function upload(body: Buffer, options: { contentType?: string; chunkSize?: numbe
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-const image = randomBytes(300_000);
+const image = mediaFile('png', 300_000);
 const channelPart: Part = { name: 'messaging_product', data: CHANNEL };
 const filePart: Part = { name: 'File', fileName: 'nota fiscal.png', contentType: 'image/png', data: image };
 
@@ -60,10 +61,10 @@ describe('accepted uploads', () => {
 		expect(result.status).toBe(200);
 		const { id } = JSON.parse(result.text);
 		expect(id).toMatch(/^\d+$/);
-		expect(sandbox.state.media.get(id)).toMatchObject({ fileName: 'nota fiscal.png', contentType: 'image/png', size: image.length, sha256: sha256(image) });
+		expect(sandbox.state.media.get(id)).toMatchObject({ fileName: 'nota fiscal.png', contentType: 'image/png', size: image.length, sha256: sha256(image), format: 'png' });
 		expect(sandbox.requests[0].body).toEqual({
 			fields: { messaging_product: CHANNEL },
-			files: [{ field: 'File', fileName: 'nota fiscal.png', contentType: 'image/png', size: image.length, sha256: sha256(image) }],
+			files: [{ field: 'File', fileName: 'nota fiscal.png', contentType: 'image/png', size: image.length, sha256: sha256(image), format: 'png' }],
 		});
 	});
 
@@ -120,6 +121,54 @@ describe('refused uploads', () => {
 		expect(result.status).toBe(400);
 		expect(JSON.parse(result.text).error.message).toMatch(/closing boundary/);
 	});
+});
+
+describe('media messages: the format and decimal size of the uploaded file per kind (spec 8, NOTES.md)', () => {
+	async function uploaded(file: Buffer, contentType: string): Promise<string> {
+		const result = await upload(multipart([channelPart, { name: 'File', fileName: 'file', contentType, data: file }]));
+		expect(result.status).toBe(200);
+		return JSON.parse(result.text).id;
+	}
+
+	it.each([
+		['image', 'jpeg', 'image/jpeg', 5_000_000],
+		['image', 'png', 'image/png', 1000],
+		['sticker', 'webp', 'image/webp', 100_000],
+		['video', 'mp4', 'video/mp4', 1000],
+		['video', '3gpp', 'video/3gpp', 1000],
+		['audio', 'ogg-opus', 'audio/ogg; codecs=opus', 1000],
+		['audio', 'mpeg', 'audio/mpeg', 1000],
+		['document', 'gif', 'image/gif', 1000],
+	] as const)('sends %s media of %s uploaded as %s (%d bytes)', async (kind, format, contentType, size) => {
+		const id = await uploaded(mediaFile(format, size), contentType);
+		expect((await sendMessage(sandbox, message(kind, { id }))).status).toBe(200);
+	});
+
+	it.each([
+		['image', 'pdf', 'application/pdf', 1000, 'is a PDF file; image media must be one of JPEG, PNG'],
+		['image', 'gif', 'image/gif', 1000, 'is a GIF file; image media must be one of JPEG, PNG'],
+		['sticker', 'png', 'image/png', 1000, 'is a PNG file; sticker media must be one of WebP'],
+		['video', 'quicktime', 'video/quicktime', 1000, 'is a QuickTime (MOV) file'],
+		['audio', 'ogg-vorbis', 'audio/ogg', 1000, 'is a OGG Vorbis file'],
+		['audio', 'ogg-opus', 'audio/ogg', 1000, 'was uploaded as audio/ogg; audio media in OGG Opus must be uploaded as audio/ogg; codecs=opus'],
+		['image', 'png', 'image/jpeg', 1000, 'was uploaded as image/jpeg'],
+		['image', 'jpeg', 'image/jpeg', 5_000_001, 'is a file of 5000001 bytes; image media are at most 5 MB (5000000 bytes)'],
+		['sticker', 'webp', 'image/webp', 100_001, 'is a file of 100001 bytes; sticker media are at most 100 KB (100000 bytes)'],
+		['video', 'mp4', 'video/mp4', 16_000_001, 'is a file of 16000001 bytes; video media are at most 16 MB (16000000 bytes)'],
+	] as const)('refuses %s media of %s uploaded as %s (%d bytes), naming the id', async (kind, format, contentType, size, problem) => {
+		const id = await uploaded(mediaFile(format, size), contentType);
+		const result = await sendMessage(sandbox, message(kind, { id }));
+		expect(result.status).toBe(400);
+		expect(result.json.error.message).toContain(`Invalid parameter: ${kind}.id ${problem}`);
+	});
+
+	it('refuses an upload over 100,000,000 bytes with 413; exactly that many is accepted', async () => {
+		const exact = await upload(multipart([channelPart, { name: 'File', fileName: 'a.pdf', contentType: 'application/pdf', data: mediaFile('pdf', 100_000_000) }]));
+		expect(exact.status).toBe(200);
+		const over = await upload(multipart([channelPart, { name: 'File', fileName: 'a.pdf', contentType: 'application/pdf', data: mediaFile('pdf', 100_000_001) }]));
+		expect(over.status).toBe(413);
+		expect(JSON.parse(over.text).error.message).toBe('File is 100000001 bytes: media files are at most 100 MB (100000000 bytes)');
+	}, 60_000);
 });
 
 describe('streaming', () => {

@@ -5,12 +5,16 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 
+import { detectMediaFormat, SIGNATURE_BYTES, type MediaFormat } from '../../nodes/gateway/mediaFormat';
+
 export interface MultipartFile {
 	field: string;
 	fileName: string;
 	contentType: string;
 	size: number;
 	sha256: string;
+	/** The format its first bytes show, null when not a known one. */
+	format: MediaFormat | null;
 }
 
 export interface MultipartSummary {
@@ -37,6 +41,8 @@ interface OpenPart {
 	size: number;
 	hash: Hash | null;
 	text: Buffer[];
+	/** The first SIGNATURE_BYTES of a file part. */
+	head: Buffer;
 }
 
 export class MultipartReader {
@@ -135,6 +141,7 @@ export class MultipartReader {
 			size: 0,
 			hash: fileName === null ? null : createHash('sha256'),
 			text: [],
+			head: Buffer.alloc(0),
 		};
 	}
 
@@ -144,6 +151,9 @@ export class MultipartReader {
 		part.size += data.length;
 		if (part.hash) {
 			part.hash.update(data);
+			if (part.head.length < SIGNATURE_BYTES) {
+				part.head = Buffer.concat([part.head, data.subarray(0, SIGNATURE_BYTES - part.head.length)]);
+			}
 		} else if (part.size > MAX_FIELD_BYTES) {
 			this.error = `the text field ${part.name} is larger than ${MAX_FIELD_BYTES} bytes`;
 		} else {
@@ -157,7 +167,7 @@ export class MultipartReader {
 		if (!part) return;
 		if (part.hash && part.fileName !== null) {
 			const file = { field: part.name, fileName: part.fileName, contentType: part.contentType, size: part.size };
-			this.summary.files.push({ ...file, sha256: part.hash.digest('hex') });
+			this.summary.files.push({ ...file, sha256: part.hash.digest('hex'), format: detectMediaFormat(part.head) ?? null });
 		} else if (part.name in this.summary.fields) {
 			this.error = `the field ${part.name} is sent twice`;
 		} else {

@@ -11,6 +11,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { MediaFormat } from '../../nodes/gateway/mediaFormat';
 import {
 	CHANNEL,
 	ENDPOINTS,
@@ -21,6 +22,7 @@ import {
 } from '../../nodes/gateway/spec';
 import { handleControl } from './control';
 import { errorBody, GatewayError, invalid } from './errors';
+import { checkMediaOfMessage } from './media-kinds';
 import { messageResponse, validateMessage } from './messages';
 import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
 import { CsvRecordScanner, JsonRecordScanner, type RecordScanner } from './person-files';
@@ -96,6 +98,8 @@ export interface SandboxMedia {
 	contentType: string;
 	size: number;
 	sha256: string;
+	/** The format read from the file's first bytes, null when not a known one. */
+	format: MediaFormat | null;
 	uploadedAt: string;
 }
 
@@ -464,8 +468,12 @@ export class SandboxGateway implements Sandbox {
 		req: IncomingMessage,
 	): [number, unknown] {
 		switch (route.name) {
-			case 'messages':
-				return [200, messageResponse(validateMessage(jsonBody(body, req)))];
+			case 'messages': {
+				const message = jsonBody(body, req);
+				const request = validateMessage(message);
+				checkMediaOfMessage(message, this.state.media, apiKey);
+				return [200, messageResponse(request)];
+			}
 			case 'webhooks.create':
 				return this.createWebhook(apiKey, url, jsonBody(body, req));
 			case 'webhooks.list':
@@ -581,7 +589,7 @@ export class SandboxGateway implements Sandbox {
 		if (file.contentType === '') throw invalid('File', 'must carry a Content-Type');
 		if (file.size === 0) throw invalid('File', 'is empty');
 		if (file.size > MAX_MEDIA_BYTES) {
-			throw new GatewayError(413, `File is ${file.size} bytes: media files are at most ${MEDIA_LIMITS.document.label}`);
+			throw new GatewayError(413, `File is ${file.size} bytes: media files are at most ${MEDIA_LIMITS.document.label} (${MAX_MEDIA_BYTES} bytes)`);
 		}
 		this.mediaCounter++;
 		const id = `${Date.now()}${String(this.mediaCounter).padStart(4, '0')}`;
@@ -592,6 +600,7 @@ export class SandboxGateway implements Sandbox {
 			contentType: file.contentType,
 			size: file.size,
 			sha256: file.sha256,
+			format: file.format,
 			uploadedAt: isoWithOffset(new Date(this.now())),
 		});
 		return [200, { id }];

@@ -1,10 +1,10 @@
 /**
- * Media > Upload (`POST /api/Medias`, version 6.0): a thin UI over uploadMediaFromBinary, which checks the limits of
- * spec section 8 first and streams the file from n8n's binary store.
+ * Media > Upload (`POST /api/Medias`, version 6.0): a thin UI over uploadMediaFromBinary, which checks the format and
+ * size limits of spec section 8 first and streams the file from n8n's binary store.
  */
 import type { IExecuteFunctions, IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isMediaKind } from '../../../gateway/media';
+import { acceptedFormatsOf, isMediaKind } from '../../../gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS } from '../../../gateway/spec';
 import { uploadMediaFromBinary } from './uploadMedia';
 import { readTextParameter } from '../parameters';
@@ -28,15 +28,20 @@ export const description: INodeProperties[] = [
 		name: 'mediaKind',
 		type: 'options',
 		options: [
-			{ name: 'Detect From File Type', value: AUTO, description: 'WebP images are stickers, unknown types documents' },
+			{
+				name: 'Detect From File',
+				value: AUTO,
+				description:
+					'From the file’s content: JPEG and PNG are images, WebP stickers, MP4 and 3GPP videos (MP4 with an audio type audio), AAC, MPEG, AMR and OGG Opus audio, anything else a document',
+			},
 			...MEDIA_KINDS.map((kind) => ({
 				name: kind.charAt(0).toUpperCase() + kind.slice(1),
 				value: kind,
-				description: `At most ${MEDIA_LIMITS[kind].label}`,
+				description: `${acceptedFormatsOf(kind)}, at most ${MEDIA_LIMITS[kind].label}`,
 			})),
 		],
 		default: AUTO,
-		description: 'How the file will be sent, which sets the size limit it is checked against',
+		description: 'How the file will be sent, which sets the formats and size limit it is checked against',
 		displayOptions: { show },
 	},
 ];

@@ -1,14 +1,16 @@
 /**
  * Uploads a binary property of an input item as gateway media (`POST /api/Medias`, version 6.0) and returns the
  * media id that messages reference. Shared by Media > Upload and by media messages sent from a binary.
- * The limits of spec section 8 are checked first, so an oversized file is refused before a byte leaves n8n, and a
- * file in n8n's binary store is streamed from there rather than read into memory.
+ * The format and size limits of spec section 8 are checked first (the format from the file's first bytes and its
+ * declared type), so a file the gateway would refuse or misread leaves nothing behind, and a file in n8n's binary
+ * store is streamed from there rather than read into memory.
  */
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { Readable } from 'stream';
 
-import { base64ByteLength, mediaKindOf, mediaRefusal } from '../../../gateway/media';
+import { base64ByteLength, base64Head, checkMediaFile } from '../../../gateway/media';
+import { SIGNATURE_BYTES } from '../../../gateway/mediaFormat';
 import { createMediaUploadBody } from '../../../gateway/multipart';
 import type { MediaKind } from '../../../gateway/spec';
 import { apiError, gatewayRequest } from '../../../gateway/transport';
@@ -16,11 +18,13 @@ import { apiError, gatewayRequest } from '../../../gateway/transport';
 export interface UploadedMedia {
 	id: string;
 	fileName: string;
+	/** The content type the file was uploaded with. */
 	mimeType: string;
 	fileSize: number;
 	kind: MediaKind;
 }
 
+/** Uploads the binary as `kind`, or as the kind its format suggests when none is given. */
 export async function uploadMediaFromBinary(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -28,23 +32,26 @@ export async function uploadMediaFromBinary(
 	kind?: MediaKind,
 ): Promise<UploadedMedia> {
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const mimeType = binary.mimeType || 'application/octet-stream';
-	const mediaKind = kind ?? mediaKindOf(mimeType);
-	const fileName = binary.fileName ?? `${mediaKind}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const declaredType = binary.mimeType ?? '';
 
-	let data: Buffer | Readable;
+	// Only the first bytes are read for the check: a binary in the filesystem store may be a 100 MB stream.
 	let fileSize: number;
+	let head: Buffer;
 	if (binary.id) {
 		fileSize = (await this.helpers.getBinaryMetadata(binary.id)).fileSize;
-		const refusal = mediaRefusal(mediaKind, mimeType, fileSize);
-		if (refusal) throw refused(this, refusal, binaryPropertyName, itemIndex);
-		data = await this.helpers.getBinaryStream(binary.id);
+		head = await readHead(await this.helpers.getBinaryStream(binary.id), SIGNATURE_BYTES);
 	} else {
 		fileSize = base64ByteLength(binary.data);
-		const refusal = mediaRefusal(mediaKind, mimeType, fileSize);
-		if (refusal) throw refused(this, refusal, binaryPropertyName, itemIndex);
-		data = Buffer.from(binary.data, 'base64');
+		head = base64Head(binary.data, SIGNATURE_BYTES);
 	}
+	const verdict = checkMediaFile({ mimeType: declaredType, size: fileSize, head }, kind);
+	if (!verdict.ok) throw refused(this, verdict.reason, binaryPropertyName, itemIndex);
+	const { mimeType, kind: mediaKind } = verdict;
+	const fileName = binary.fileName ?? `${mediaKind}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+
+	const data: Buffer | Readable = binary.id
+		? await this.helpers.getBinaryStream(binary.id)
+		: Buffer.from(binary.data, 'base64');
 
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'medias',
@@ -62,9 +69,25 @@ export async function uploadMediaFromBinary(
 	return { id: String(id), fileName, mimeType, fileSize, kind: mediaKind };
 }
 
+/** The first `bytes` bytes of a stream; the stream is closed after them. */
+async function readHead(stream: Readable, bytes: number): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let length = 0;
+	try {
+		for await (const chunk of stream) {
+			chunks.push(chunk as Buffer);
+			length += (chunk as Buffer).length;
+			if (length >= bytes) break;
+		}
+	} finally {
+		stream.destroy();
+	}
+	return Buffer.concat(chunks).subarray(0, bytes);
+}
+
 function refused(context: IExecuteFunctions, reason: string, property: string, itemIndex: number) {
-	return new NodeOperationError(context.getNode(), `${reason} (binary property "${property}")`, {
+	return new NodeOperationError(context.getNode(), `Input Binary Field "${property}" (item ${itemIndex}): ${reason}`, {
 		itemIndex,
-		description: 'Nothing was uploaded.',
+		description: 'Nothing was uploaded or sent for this item.',
 	});
 }

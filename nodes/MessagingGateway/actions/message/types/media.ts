@@ -6,6 +6,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { acceptedFormatsOf } from '../../../../gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../../gateway/spec';
 import {
 	MessageInputError,
@@ -18,8 +19,7 @@ import {
 const allKinds = [...MEDIA_KINDS];
 
 function formatsOf(kind: MediaKind): string {
-	const { label, mimeTypes } = MEDIA_LIMITS[kind];
-	return mimeTypes === null ? `any file up to ${label}` : `${mimeTypes.join(', ')} up to ${label}`;
+	return `${acceptedFormatsOf(kind)} up to ${MEDIA_LIMITS[kind].label}`;
 }
 
 export const fields: INodeProperties[] = [
