@@ -30,7 +30,7 @@ function approvalWorkflow(name: string, waitParameters: Record<string, unknown>)
 					resource: 'message',
 					operation: 'sendAndWait',
 					recipientPhoneNumber: '5511988887777',
-					waitMessage: 'Approve the refund of R$ 120,00 for order #12345?',
+					message: 'Approve the refund of R$ 120,00 for order #12345?',
 					...waitParameters,
 				},
 			},
@@ -90,7 +90,7 @@ async function waitFinished(id: number) {
 }
 
 test('approval: the execution waits, the approve link resumes it with approved = true', async () => {
-	const [wf] = await env.importWorkflows([approvalWorkflow('e2e send and wait approval', { waitResponseType: 'approval' })]);
+	const [wf] = await env.importWorkflows([approvalWorkflow('e2e send and wait approval', { responseType: 'approval' })]);
 	await env.sandbox.control.reset();
 	const { row, cli } = await startWaitingExecution(wf);
 	const links = await linksInSentMessage();
@@ -110,8 +110,8 @@ test('approval: the execution waits, the approve link resumes it with approved =
 test('double approval: the decline link resumes it with approved = false', async () => {
 	const [wf] = await env.importWorkflows([
 		approvalWorkflow('e2e send and wait decline', {
-			waitResponseType: 'approval',
-			waitApprovalOptions: { values: { approvalType: 'double', approveLabel: 'Yes', disapproveLabel: 'No' } },
+			responseType: 'approval',
+			approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes', disapproveLabel: 'No' } },
 		}),
 	]);
 	await env.sandbox.control.reset();
@@ -128,7 +128,7 @@ test('double approval: the decline link resumes it with approved = false', async
 });
 
 test('free text: the form link takes an answer and the execution resumes with it', async () => {
-	const [wf] = await env.importWorkflows([approvalWorkflow('e2e send and wait free text', { waitResponseType: 'freeText' })]);
+	const [wf] = await env.importWorkflows([approvalWorkflow('e2e send and wait free text', { responseType: 'freeText' })]);
 	await env.sandbox.control.reset();
 	const { row, cli } = await startWaitingExecution(wf);
 	const link = (await linksInSentMessage()).find((l) => l.includes('/webhook-waiting/'));

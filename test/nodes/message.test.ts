@@ -538,7 +538,7 @@ describe('Send and Wait for Response', () => {
 		resource: 'message',
 		operation: 'sendAndWait',
 		recipientPhoneNumber: '+55 11 98888-7777',
-		waitMessage: 'Aprovar o reembolso de R$ 120?',
+		message: 'Aprovar o reembolso de R$ 120?',
 		...extra,
 	});
 
@@ -563,7 +563,7 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it('with approve and decline: two links, each signed for its own answer', async () => {
-		await wait(waitParameters({ waitApprovalOptions: { values: { approvalType: 'double', approveLabel: 'Sim', disapproveLabel: 'Não' } } }));
+		await wait(waitParameters({ approvalOptions: { values: { approvalType: 'double', approveLabel: 'Sim', disapproveLabel: 'Não' } } }));
 		const text = (gateway.sandbox.requests[0].body as { text: { body: string } }).text.body;
 		expect(text).toMatch(/\*Sim:\*\n\S+approved=true&signature=[0-9a-f]{64}/);
 		expect(text).toMatch(/\*Não:\*\n\S+approved=false&signature=[0-9a-f]{64}/);
@@ -572,7 +572,7 @@ describe('Send and Wait for Response', () => {
 	it('a time limit sets when the wait ends', async () => {
 		const before = Date.now();
 		const { waitTill } = await wait(
-			waitParameters({ waitOptions: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } } }),
+			waitParameters({ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } } }),
 		);
 		expect(waitTill!.getTime() - before).toBeGreaterThanOrEqual(2 * 3_600_000);
 		expect(waitTill!.getTime() - before).toBeLessThan(2 * 3_600_000 + 60_000);
@@ -580,7 +580,7 @@ describe('Send and Wait for Response', () => {
 
 	it('refuses a bad recipient or an empty message without sending', async () => {
 		expect((await thrown(wait(waitParameters({ recipientPhoneNumber: 'abc' })))).message).toMatch(/Recipient Phone Number/);
-		expect((await thrown(wait(waitParameters({ waitMessage: '' })))).message).toMatch(/Message \(item 0\)/);
+		expect((await thrown(wait(waitParameters({ message: '' })))).message).toMatch(/Message \(item 0\)/);
 		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
@@ -593,7 +593,7 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it('with confirmation: opening the link only shows a page; its POST resumes', async () => {
-		const parameters = waitParameters({ waitOptions: { confirmationPage: true } });
+		const parameters = waitParameters({ options: { confirmationPage: true } });
 		const opened = await webhook(parameters, { method: 'GET', query: { approved: 'true' } });
 		expect(opened.result.workflowData).toBeUndefined();
 		expect(String(opened.result.webhookResponse)).toMatch(/<form method="post">/);
@@ -602,7 +602,7 @@ describe('Send and Wait for Response', () => {
 	});
 
 	it('free text: the link opens a form; the posted answer resumes with data.text', async () => {
-		const parameters = waitParameters({ waitResponseType: 'freeText', waitOptions: { responseFormTitle: 'Reembolso' } });
+		const parameters = waitParameters({ responseType: 'freeText', options: { responseFormTitle: 'Reembolso' } });
 		await wait(parameters);
 		const text = (gateway.sandbox.requests[0].body as { text: { body: string } }).text.body;
 		expect(text).toMatch(/\*Respond:\*\n\S+\?signature=[0-9a-f]{64}$/);

@@ -236,7 +236,7 @@ describe('send and wait', () => {
 		resource: 'message',
 		operation: 'sendAndWait',
 		recipientPhoneNumber: '+55 11 98888-7777',
-		waitMessage: 'Aprovar o reembolso?',
+		message: 'Aprovar o reembolso?',
 	};
 
 	it('with Continue On Fail, a failed send becomes an error item and the execution does not wait', async () => {

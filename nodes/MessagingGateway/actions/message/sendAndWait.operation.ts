@@ -11,7 +11,6 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	INodeProperties,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
@@ -37,169 +36,7 @@ import {
 /** The router runs this operation for the first item only and outputs the input items while waiting. */
 export const waitsForResponse = true;
 
-const show = { resource: ['message'], operation: ['sendAndWait'] };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Message',
-		name: 'waitMessage',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		placeholder: 'e.g. Approve the refund of R$ 120,00 for order #12345?',
-		description: 'The question to send; the response links are added below it',
-		hint: 'A free-form text reaches the recipient only within 24 hours of their last message to you',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Response Type',
-		name: 'waitResponseType',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Approval', value: 'approval', description: 'The recipient approves (or declines) by opening a link' },
-			{ name: 'Free Text', value: 'freeText', description: 'The recipient opens a link and types an answer in a form' },
-		],
-		default: 'approval',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Approval Options',
-		name: 'waitApprovalOptions',
-		type: 'fixedCollection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: { ...show, waitResponseType: ['approval'] } },
-		options: [
-			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Type of Approval',
-						name: 'approvalType',
-						type: 'options',
-						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Decline', value: 'double' },
-						],
-						default: 'single',
-					},
-					{
-						displayName: 'Approve Label',
-						name: 'approveLabel',
-						type: 'string',
-						default: 'Approve',
-					},
-					{
-						displayName: 'Decline Label',
-						name: 'disapproveLabel',
-						type: 'string',
-						default: 'Decline',
-						displayOptions: { show: { approvalType: ['double'] } },
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'waitOptions',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Ask for Confirmation',
-				name: 'confirmationPage',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether opening an approval link shows a page with a button to confirm, instead of recording the answer at once. Protects against link scanners and accidental taps.',
-			},
-			{
-				displayName: 'Limit Wait Time',
-				name: 'limitWaitTime',
-				type: 'fixedCollection',
-				default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
-				description: 'Whether to stop waiting after a time; the workflow then continues without an answer',
-				options: [
-					{
-						displayName: 'Values',
-						name: 'values',
-						values: [
-							{
-								displayName: 'Limit Type',
-								name: 'limitType',
-								type: 'options',
-								options: [
-									{ name: 'After Time Interval', value: 'afterTimeInterval' },
-									{ name: 'At Specified Time', value: 'atSpecifiedTime' },
-								],
-								default: 'afterTimeInterval',
-							},
-							{
-								displayName: 'Amount',
-								name: 'resumeAmount',
-								type: 'number',
-								typeOptions: { minValue: 0, numberPrecision: 2 },
-								default: 1,
-								displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-							},
-							{
-								displayName: 'Unit',
-								name: 'resumeUnit',
-								type: 'options',
-								options: [
-									{ name: 'Minutes', value: 'minutes' },
-									{ name: 'Hours', value: 'hours' },
-									{ name: 'Days', value: 'days' },
-								],
-								default: 'hours',
-								displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-							},
-							{
-								displayName: 'Max Date and Time',
-								name: 'maxDateAndTime',
-								type: 'dateTime',
-								default: '',
-								displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
-							},
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Message Button Label',
-				name: 'messageButtonLabel',
-				type: 'string',
-				default: 'Respond',
-				description: 'Label of the link to the response form (Free Text)',
-			},
-			{
-				displayName: 'Response Form Button Label',
-				name: 'responseFormButtonLabel',
-				type: 'string',
-				default: 'Submit',
-			},
-			{
-				displayName: 'Response Form Description',
-				name: 'responseFormDescription',
-				type: 'string',
-				default: '',
-				description: 'Text above the response field; the message when empty',
-			},
-			{
-				displayName: 'Response Form Title',
-				name: 'responseFormTitle',
-				type: 'string',
-				default: '',
-			},
-		],
-	},
-];
+export { description } from './sendAndWait.fields';
 
 interface WaitOptions {
 	confirmationPage?: boolean;
@@ -212,10 +49,10 @@ interface WaitOptions {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const to = await readRecipient.call(this, itemIndex);
-	const message = this.getNodeParameter('waitMessage', itemIndex, '');
-	const responseType = this.getNodeParameter('waitResponseType', itemIndex, 'approval') as ResponseType;
-	const approval = this.getNodeParameter('waitApprovalOptions.values', itemIndex, {}) as ApprovalOptions;
-	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as WaitOptions;
+	const message = this.getNodeParameter('message', itemIndex, '');
+	const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
+	const approval = this.getNodeParameter('approvalOptions.values', itemIndex, {}) as ApprovalOptions;
+	const options = this.getNodeParameter('options', itemIndex, {}) as WaitOptions;
 
 	const { text, waitTill } = checkInput(this.getNode(), itemIndex, () => {
 		const links = responseLinks(responseType, approval, options.messageButtonLabel, (query) =>
@@ -249,9 +86,9 @@ export const waitingWebhooks: IWebhookDescription[] = (['GET', 'POST'] as const)
  */
 export async function onWaitingWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
-	const responseType = this.getNodeParameter('waitResponseType', 'approval') as ResponseType;
-	const options = this.getNodeParameter('waitOptions', {}) as WaitOptions;
-	const message = String(this.getNodeParameter('waitMessage', ''));
+	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
+	const options = this.getNodeParameter('options', {}) as WaitOptions;
+	const message = String(this.getNodeParameter('message', ''));
 
 	if (responseType === 'freeText') {
 		const formPage = (problem?: string) =>
@@ -270,7 +107,7 @@ export async function onWaitingWebhook(this: IWebhookFunctions): Promise<IWebhoo
 	const approved = this.getQueryData() as IDataObject;
 	const isApproval = approved.approved === 'true';
 	if (options.confirmationPage && request.method !== 'POST') {
-		const approval = this.getNodeParameter('waitApprovalOptions.values', {}) as ApprovalOptions;
+		const approval = this.getNodeParameter('approvalOptions.values', {}) as ApprovalOptions;
 		const choice = isApproval
 			? approval.approveLabel?.trim() || DEFAULT_LABELS.approve
 			: approval.disapproveLabel?.trim() || DEFAULT_LABELS.decline;
