@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { messagingGatewayApiTest } from '../gateway/credentialTest';
 import { waitingWebhooks, onWaitingWebhook } from './actions/message/sendAndWait.operation';
-import { resources } from './actions/resources';
+import { resourceField, resourceFields, subtitle } from './actions/resources';
 import { router } from './actions/router';
 import { loadOptions, resourceMapping } from './methods';
 
@@ -21,7 +21,7 @@ export class MessagingGateway implements INodeType {
 		icon: { light: 'file:../../icons/messagingGateway.svg', dark: 'file:../../icons/messagingGateway.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle,
 		description:
 			'Send WhatsApp messages of every type, manage templates, webhooks and media, and upload person files through the messaging gateway',
 		defaults: { name: 'Messaging Gateway' },
@@ -31,27 +31,8 @@ export class MessagingGateway implements INodeType {
 		credentials: [{ name: 'messagingGatewayApi', required: true, testedBy: 'messagingGatewayApiTest' }],
 		webhooks: waitingWebhooks,
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Business Profile', value: 'profile' },
-					{ name: 'Media', value: 'media' },
-					{ name: 'Message', value: 'message' },
-					{ name: 'Person Data', value: 'personData' },
-					{ name: 'Template', value: 'template' },
-					{ name: 'Webhook', value: 'webhook' },
-				],
-				default: 'message',
-			},
-			...resources.message.description,
-			...resources.template.description,
-			...resources.webhook.description,
-			...resources.profile.description,
-			...resources.media.description,
-			...resources.personData.description,
+			resourceField,
+			...resourceFields,
 		],
 	};
 

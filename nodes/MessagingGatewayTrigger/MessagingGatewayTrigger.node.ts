@@ -84,7 +84,10 @@ export class MessagingGatewayTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{[].concat($parameter["events"]).join(", ")}}',
-		description: 'Starts the workflow when a WhatsApp message or status update arrives through the messaging gateway',
+		// n8n's node creator lists this trigger and the action node as one entry with this trigger's description, so
+		// it describes both.
+		description:
+			'WhatsApp through the messaging gateway: send every message type, manage templates and media, and start workflows from incoming messages',
 		defaults: { name: 'Messaging Gateway Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -18,19 +18,20 @@ export const operationField: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	displayOptions: { show: { resource: ['message'] } },
+	// By how often people use them, Send first (not alphabetical, on purpose: the node creator lists them so).
 	options: [
-		{
-			name: 'Mark as Read',
-			value: 'markAsRead',
-			action: 'Mark a message as read',
-			description: 'Mark a received message as read (blue ticks)',
-		},
 		{ name: 'Send', value: 'send', action: 'Send a message', description: 'Send a message of any type' },
 		{
 			name: 'Send and Wait for Response',
 			value: 'sendAndWait',
 			action: 'Send a message and wait for response',
 			description: 'Send a question and pause the workflow until the recipient answers through a link',
+		},
+		{
+			name: 'Mark as Read',
+			value: 'markAsRead',
+			action: 'Mark a message as read',
+			description: 'Mark a received message as read (blue ticks)',
 		},
 	],
 	default: 'send',
@@ -44,7 +45,8 @@ const batchingField: INodeProperties = {
 	placeholder: 'Add Batching Option',
 	default: {},
 	description: 'Send in batches with a pause between them, to stay under the rate limits of the network',
-	displayOptions: { show: { resource: ['message'], operation: ['send', 'markAsRead'] } },
+	// Not in the AI-tool variant of the node (`@tool`), where one call sends one message.
+	displayOptions: { show: { resource: ['message'], operation: ['send', 'markAsRead'], '@tool': [false] } },
 	options: [
 		{
 			displayName: 'Batch Interval (Ms)',

@@ -1,0 +1,89 @@
+/**
+ * The action node as the editor shows it: resources and operations by use (Message and Send first), the canvas
+ * subtitle in words, Send and Wait options that apply to the chosen response type, and no Batching in the AI-tool
+ * variant (where one call sends one message). Fields are judged with n8n-workflow's own display rules.
+ */
+import type { INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+
+const { description } = new MessagingGateway();
+const node = { typeVersion: 1 };
+
+/** Names of the top-level fields shown for these values, in the given variant of the node (a tool's name ends in Tool). */
+function shown(values: INodeParameters, variant: INodeTypeDescription = description): INodeProperties[] {
+	const all = NodeHelpers.getNodeParameters(variant.properties, values, true, false, node, variant)!;
+	return variant.properties.filter((property) => NodeHelpers.displayParameter(all, property, node, variant));
+}
+
+const optionValues = (property: INodeProperties | undefined) =>
+	(property?.options ?? []).map((option) => ('value' in option ? option.value : option.name));
+
+/** The subtitle the canvas shows for these parameters. */
+function subtitleFor(parameters: INodeParameters): unknown {
+	const workflow = new Workflow({
+		nodes: [{ id: '1', name: 'Gateway', type: 'gateway', typeVersion: 1, position: [0, 0], parameters }],
+		connections: {},
+		active: false,
+		nodeTypes: {
+			getByName: () => new MessagingGateway(),
+			getByNameAndVersion: () => new MessagingGateway(),
+			getKnownTypes: () => ({}),
+		},
+	});
+	return workflow.expression.getSimpleParameterValue(workflow.getNode('Gateway')!, description.subtitle, 'manual', {});
+}
+
+describe('the action node in the editor', () => {
+	it('lists Message first and Send first, with Send and Wait next to it', () => {
+		const resource = description.properties.find((property) => property.name === 'resource');
+		expect(optionValues(resource)[0]).toBe('message');
+		expect(resource?.default).toBe('message');
+		const messageOperations = description.properties.find(
+			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('message'),
+		);
+		expect(optionValues(messageOperations).slice(0, 2)).toEqual(['send', 'sendAndWait']);
+	});
+
+	it('describes what the action node does, not when a workflow starts', () => {
+		expect(description.description).toMatch(/^Send WhatsApp messages/);
+	});
+
+	it('shows the chosen operation in words on the canvas', () => {
+		expect(subtitleFor({ resource: 'message', operation: 'send' })).toBe('Send a message');
+		expect(subtitleFor({ resource: 'message', operation: 'sendAndWait' })).toBe('Send a message and wait for response');
+		expect(subtitleFor({ resource: 'template', operation: 'edit' })).toBe('Edit a template');
+		// Defaults (a node just added): resource Message, operation Send.
+		expect(subtitleFor({})).toBe('Send a message');
+	});
+
+	it('Send and Wait offers only the options of the chosen response type', () => {
+		const optionsOf = (responseType: string) => {
+			const fields = shown({ resource: 'message', operation: 'sendAndWait', responseType });
+			const options = fields.filter((field) => field.name === 'options');
+			expect(options).toHaveLength(1);
+			return { names: fields.map((field) => field.name), options: optionValues(options[0]) };
+		};
+		const approval = optionsOf('approval');
+		expect(approval.names).toContain('approvalOptions');
+		expect(approval.options).toEqual(expect.arrayContaining(['confirmationPage', 'limitWaitTime']));
+		expect(approval.options).not.toEqual(expect.arrayContaining(['messageButtonLabel']));
+		expect(approval.options.filter((name) => String(name).startsWith('responseForm'))).toEqual([]);
+
+		const freeText = optionsOf('freeText');
+		expect(freeText.names).not.toContain('approvalOptions');
+		expect(freeText.options).toEqual(
+			expect.arrayContaining(['limitWaitTime', 'messageButtonLabel', 'responseFormTitle', 'responseFormButtonLabel']),
+		);
+		expect(freeText.options).not.toContain('confirmationPage');
+	});
+
+	it('offers Batching on the node but not in its AI-tool variant', () => {
+		const send = { resource: 'message', operation: 'send' };
+		expect(shown(send).map((field) => field.name)).toContain('batching');
+		const tool = { ...description, name: `${description.name}Tool` };
+		expect(shown(send, tool).map((field) => field.name)).not.toContain('batching');
+		expect(shown(send, tool).map((field) => field.name)).toContain('recipientPhoneNumber');
+	});
+});
