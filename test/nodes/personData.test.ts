@@ -1,6 +1,7 @@
 /**
- * Person Data > Upload inside n8n's real execution context, against the sandbox gateway: what reaches the gateway
- * (content type, apiKey header, the records exactly), splitting into parts, invalid records and binary files.
+ * Person Data > Upload from input items, inside n8n's real execution context, against the sandbox gateway: what
+ * reaches the gateway (content type, apiKey header, the records exactly), splitting into parts, invalid items, column
+ * names from spreadsheets, and Continue On Fail. Binary files: personData.files.test.ts.
  */
 import { parse } from 'csv-parse/sync';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -8,22 +9,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { PERSON_CONTENT_TYPES } from '../../nodes/gateway/spec';
 import { type InputItem, measurePeakMemory, runNode } from '../harness';
-import { type Sandbox, sandboxCredentials, startSandbox } from '../sandbox';
+import { sandboxCredentials, startSandbox } from '../sandbox';
+import { jsonItems, rejectionOf, runGateway, useSandbox } from './support';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const gateway = useSandbox();
 
-const run = (parameters: INodeParameters, items: InputItem[]) =>
-	runNode({
-		node: new MessagingGateway(),
-		parameters: { resource: 'personData', operation: 'upload', ...parameters },
-		credentials: { messagingGatewayApi: { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url } },
-		items,
-	});
+const run = (parameters: INodeParameters, items: InputItem[], continueOnFail = false) =>
+	runGateway(gateway.sandbox, { resource: 'personData', operation: 'upload', ...parameters }, { items, continueOnFail });
 
 /** Rows as they come from a spreadsheet: snake_case keys, numbers, awkward text. */
 const PEOPLE: IDataObject[] = [
@@ -67,7 +59,14 @@ const EXPECTED_CSV = [
 ];
 
 function uploads() {
-	return sandbox.requests.filter((request) => request.route === 'personUpload');
+	return gateway.sandbox.requests.filter((request) => request.route === 'personUpload');
+}
+
+/** The records the gateway stored, as CSV rows, in upload order. */
+function storedRows(): Array<Record<string, string>> {
+	return gateway.sandbox.state.personFiles.flatMap(
+		(file) => parse(file.text!, { delimiter: ';', columns: true }) as Array<Record<string, string>>,
+	);
 }
 
 describe('Person Data > Upload from items', () => {
@@ -77,8 +76,8 @@ describe('Person Data > Upload from items', () => {
 		const [request] = uploads();
 		expect(uploads()).toHaveLength(1);
 		expect(request.headers['content-type']).toBe(PERSON_CONTENT_TYPES.csv);
-		expect(request.headers.apikey).toBe(sandbox.apiKey);
-		const [file] = sandbox.state.personFiles;
+		expect(request.headers.apikey).toBe(gateway.sandbox.apiKey);
+		const [file] = gateway.sandbox.state.personFiles;
 		expect(parse(file.text!, { delimiter: ';', columns: true })).toEqual(EXPECTED_CSV);
 		expect(file.records).toBe(3);
 
@@ -98,7 +97,7 @@ describe('Person Data > Upload from items', () => {
 
 	it('sends JSON with customAttributes when the format is JSON', async () => {
 		await run({ format: 'json' }, PEOPLE.map((json) => ({ json })));
-		const [file] = sandbox.state.personFiles;
+		const [file] = gateway.sandbox.state.personFiles;
 		expect(file.contentType).toBe(PERSON_CONTENT_TYPES.json);
 		expect(uploads()[0].headers['content-type']).toBe(PERSON_CONTENT_TYPES.json);
 		expect(JSON.parse(file.text!)).toEqual([
@@ -145,7 +144,7 @@ describe('Person Data > Upload from items', () => {
 			},
 			[{ json: { mail: 'a@example.com', name: 'Ana', score: 5 } }, { json: { mail: 'b@example.com', name: 'Bia', score: 2.5 } }],
 		);
-		expect(parse(sandbox.state.personFiles[0].text!, { delimiter: ';', columns: true })).toEqual([
+		expect(parse(gateway.sandbox.state.personFiles[0].text!, { delimiter: ';', columns: true })).toEqual([
 			{ FirstName: 'Ana', Email: 'a@example.com', 'Score:Float': '5.0' },
 			{ FirstName: 'Bia', Email: 'b@example.com', 'Score:Float': '2.5' },
 		]);
@@ -157,7 +156,7 @@ describe('Person Data > Upload from items', () => {
 		}));
 		const result = await run({ options: { partSizeLimit: 1024 } }, items);
 
-		const files = sandbox.state.personFiles;
+		const files = gateway.sandbox.state.personFiles;
 		expect(files.length).toBeGreaterThan(3);
 		const emails = files.flatMap((file) => {
 			expect(file.bytes).toBeLessThanOrEqual(1024);
@@ -175,19 +174,48 @@ describe('Person Data > Upload from items', () => {
 		expect(paired).toEqual(items.map((_, i) => i));
 	});
 
-	it('fails with the invalid items listed and uploads nothing by default', async () => {
-		const items = [...PEOPLE, { first_name: 'Bad', email: 'N/A' }, { email: 'x@example.com' }].map((json) => ({ json }));
-		await expect(run({}, items)).rejects.toMatchObject({
-			message: expect.stringContaining('2 of 5 items break'),
-			description: expect.stringContaining('item 3: Email "N/A" is a placeholder'),
-		});
+	it('fails with the invalid items listed in a readable description and uploads nothing by default', async () => {
+		const items = jsonItems([...PEOPLE, { first_name: 'Bad', email: 'N/A' }, { email: 'x@example.com' }]);
+		const error = await rejectionOf(run({}, items));
+		expect(error.message).toBe("2 of 5 items break the gateway's person rules");
+		expect(error.context.itemIndex).toBe(3);
+		// n8n's error panel renders the description as HTML: a list, not lines glued together.
+		expect(error.description).toContain('<li>item 3: Email <code>N/A</code> is a placeholder, not an e-mail</li>');
+		expect(error.description).toContain('<li>item 4: FirstName/LastName is missing: one of them is required</li>');
+		expect(error.description).not.toContain('\n');
+		expect((error.context.data as IDataObject).violations).toHaveLength(2);
 		expect(uploads()).toHaveLength(0);
 	});
 
+	it('lists only the first invalid items in the description and all of them in the error data', async () => {
+		const items = jsonItems(Array.from({ length: 30 }, (_, i) => ({ first_name: `P${i}`, email: `bad-${i}` })));
+		const error = await rejectionOf(run({}, items));
+		expect(error.description!.match(/<li>item \d+:/g)).toHaveLength(5);
+		expect(error.description).toContain('… and 25 more in the error data');
+		expect((error.context.data as IDataObject).violations).toHaveLength(30);
+	});
+
+	it('with Continue On Fail, invalid items become one error item for the file, paired with every item, never the input', async () => {
+		const items = jsonItems([...PEOPLE, { first_name: 'Bad', email: 'N/A' }]);
+		const result = await run({}, items, true);
+		expect(uploads()).toHaveLength(0);
+		expect(result.output[0]).toHaveLength(1);
+		const [out] = result.output[0];
+		expect(out.json).toMatchObject({
+			error: "1 of 4 items break the gateway's person rules",
+			description: expect.stringContaining('item 3: Email "N/A" is a placeholder, not an e-mail'),
+			valid: 3,
+			invalid: 1,
+			violations: [{ itemIndex: 3, field: 'Email', reason: 'is a placeholder, not an e-mail', value: 'N/A' }],
+		});
+		expect(out.json.description).not.toContain('<');
+		expect(out.pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+	});
+
 	it('skips invalid items when asked and reports them', async () => {
-		const items = [...PEOPLE, { first_name: 'Bad', email: 'N/A' }].map((json) => ({ json }));
+		const items = jsonItems([...PEOPLE, { first_name: 'Bad', email: 'N/A' }]);
 		const result = await run({ onInvalid: 'skip' }, items);
-		expect(sandbox.state.personFiles[0].records).toBe(3);
+		expect(gateway.sandbox.state.personFiles[0].records).toBe(3);
 		const [out] = result.output[0];
 		expect(out.json.validation).toEqual({
 			valid: 3,
@@ -198,64 +226,125 @@ describe('Person Data > Upload from items', () => {
 	});
 
 	it('requires the highest-priority key when keys are configured', async () => {
-		await expect(
-			run({ keyFields: { values: [{ field: 'CPF' }, { field: 'Email' }] } }, PEOPLE.map((json) => ({ json }))),
-		).rejects.toMatchObject({ message: expect.stringContaining('2 of 3 items break') });
+		const error = await rejectionOf(run({ keyFields: { values: [{ field: 'CPF' }, { field: 'Email' }] } }, jsonItems(PEOPLE)));
+		expect(error.message).toBe("2 of 3 items break the gateway's person rules");
 	});
 });
 
-describe('Person Data > Upload from a binary file', () => {
-	const csv = 'FirstName;Email;score:Integer\nAna;ana@example.com;1\nBia;bia@example.com;2\n';
-	const binaryItem = (text: string, fileName = 'people.csv'): InputItem => ({
-		json: {},
-		binary: { data: { data: Buffer.from(text), fileName, mimeType: 'text/csv' } },
+describe('Person Data > Upload: an attribute whose type changes between items (defined mapping)', () => {
+	const parameters: INodeParameters = {
+		mappingMode: 'define',
+		personFields: { values: [{ field: 'Email', value: '={{ $json.mail }}' }, { field: 'FirstName', value: 'Ana' }] },
+		customAttributes: { values: [{ name: 'score', type: '={{ $json.kind }}', value: '={{ $json.score }}' }] },
+	};
+	const items = jsonItems([
+		{ mail: 'a@example.com', kind: 'String', score: 'x' },
+		{ mail: 'b@example.com', kind: 'Integer', score: 2 },
+		{ mail: 'c@example.com', kind: 'String', score: 'y' },
+	]);
+	const reason = 'Custom attribute "score" is Integer in this item and String in the first item';
+
+	it('Skip: the item is skipped and reported with its index and the attribute, the others are uploaded', async () => {
+		const result = await run({ ...parameters, onInvalid: 'skip' }, items);
+		expect(storedRows().map((row) => row.Email)).toEqual(['a@example.com', 'c@example.com']);
+		const [out] = result.output[0];
+		expect(out.json.validation).toEqual({ valid: 2, skipped: 1, reasons: [{ itemIndex: 1, field: 'score', reason }] });
+		expect(out.pairedItem).toEqual([{ item: 0 }, { item: 2 }]);
 	});
 
-	it('streams a valid file as it is, byte for byte', async () => {
-		const result = await run({ source: 'binary' }, [binaryItem(csv)]);
-		const [file] = sandbox.state.personFiles;
-		expect(file.text).toBe(csv);
-		expect(file.contentType).toBe(PERSON_CONTENT_TYPES.csv);
-		expect(uploads()[0].headers.apikey).toBe(sandbox.apiKey);
-		expect(result.output[0][0].json).toMatchObject({ fileId: file.fileId, records: 2, bytes: csv.length });
-	});
-
-	it('sends a JSON file with the JSON content type', async () => {
-		const json = JSON.stringify([{ FirstName: 'Ana', Email: 'ana@example.com' }]);
-		await run({ source: 'binary', format: 'json' }, [binaryItem(json, 'people.json')]);
-		expect(sandbox.state.personFiles[0]).toMatchObject({ text: json, contentType: PERSON_CONTENT_TYPES.json });
-	});
-
-	it('refuses a file with invalid records before uploading', async () => {
-		await expect(run({ source: 'binary' }, [binaryItem(`${csv}Caio;not-an-email;3\n`)])).rejects.toMatchObject({
-			description: expect.stringContaining('record 2: Email "not-an-email" is not a valid e-mail address'),
-		});
+	it('Fail: nothing is uploaded and the error names the item and the attribute', async () => {
+		const error = await rejectionOf(run(parameters, items));
+		expect(error.context.itemIndex).toBe(1);
+		expect(error.description).toContain(`<li>item 1: score ${reason}</li>`);
 		expect(uploads()).toHaveLength(0);
 	});
+});
 
-	it('rewrites the file without the invalid records when skipping', async () => {
-		const result = await run({ source: 'binary', onInvalid: 'skip' }, [binaryItem(`${csv}Caio;N/A;3\n`)]);
-		expect(sandbox.state.personFiles[0].text).toBe(csv);
-		expect(result.output[0][0].json.validation).toMatchObject({ valid: 2, skipped: 1 });
+describe('Person Data > Upload: parts that fail', () => {
+	// Records of about 60 bytes in parts of at most 1024: item 40 alone is larger than a part.
+	const items = jsonItems(
+		Array.from({ length: 60 }, (_, i) => ({
+			first_name: `Pessoa ${i}`,
+			email: `p${i}@example.com`,
+			note: i === 40 ? 'x'.repeat(2000) : `n${i}`,
+		})),
+	);
+	const parameters = { options: { partSizeLimit: 1024 } };
+
+	it('a record too large for a part: the error names its item and the parts already uploaded, not the connection', async () => {
+		const error = await rejectionOf(run(parameters, items));
+		const files = gateway.sandbox.state.personFiles;
+		expect(files.length).toBeGreaterThan(0);
+		expect(error.message).toBe('The item 40 is larger than the part size limit');
+		expect(error.message).not.toMatch(/connection/i);
+		expect(error.context.itemIndex).toBe(40);
+		for (const file of files) expect(error.description).toContain(`fileId <code>${file.fileId}</code>`);
+		expect(error.description).toContain('running the node again uploads them again');
+		expect(error.description).toMatch(/Part \d+ of the file \(items [\d, -]*40\) was not uploaded, nor the items after it/);
+		expect((error.context.data as IDataObject).accepted).toHaveLength(files.length);
+		// Every accepted part is complete: the records before the failed part, each once.
+		expect(storedRows().map((row) => row.Email)).toEqual(items.slice(0, storedRows().length).map((item) => item.json.email));
 	});
 
-	it('splits a file larger than the part size into valid parts', async () => {
-		const rows = Array.from({ length: 100 }, (_, i) => `P${i};p${i}@example.com;${i}`);
-		const result = await run({ source: 'binary', options: { partSizeLimit: 1024 } }, [
-			binaryItem(`FirstName;Email;score:Integer\n${rows.join('\n')}\n`),
+	it('with Continue On Fail, the failed part is an error item paired with its items and the next parts go on', async () => {
+		const result = await run(parameters, items, true);
+		const out = result.output[0];
+		const failed = out.filter((item) => item.json.error !== undefined);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].json.error).toBe('The item 40 is larger than the part size limit');
+		const failedItems = (failed[0].pairedItem as Array<{ item: number }>).map((p) => p.item);
+		expect(failedItems).toContain(40);
+		// Every item is paired exactly once: uploaded in a part, or in the failed part.
+		const paired = out.flatMap((item) => (item.pairedItem as Array<{ item: number }>).map((p) => p.item));
+		expect([...paired].sort((a, b) => a - b)).toEqual(items.map((_, i) => i));
+		const uploaded = storedRows().map((row) => row.Email);
+		expect(uploaded).toEqual(
+			items.filter((_, i) => !failedItems.includes(i)).map((item) => item.json.email),
+		);
+		expect(out.filter((item) => item.json.fileId).map((item) => item.json.fileId)).toEqual(
+			gateway.sandbox.state.personFiles.map((file) => file.fileId),
+		);
+	});
+
+	it('a gateway failure of one part with Continue On Fail: an error item with the gateway\'s message for that part', async () => {
+		gateway.sandbox.failNext('personUpload', 1, '500');
+		const few = jsonItems(Array.from({ length: 100 }, (_, i) => ({ first_name: `P${i}`, email: `p${i}@example.com` })));
+		const result = await run(parameters, few, true);
+		const [first, ...rest] = result.output[0];
+		expect(first.json).toMatchObject({ error: expect.stringContaining('injected by the sandbox'), httpCode: '500', part: 1 });
+		expect(rest.length).toBeGreaterThan(0);
+		expect(rest.every((item) => typeof item.json.fileId === 'string')).toBe(true);
+		const firstItems = (first.pairedItem as Array<{ item: number }>).map((p) => p.item);
+		expect(firstItems[0]).toBe(0);
+		expect(storedRows()).toHaveLength(100 - firstItems.length);
+	});
+});
+
+describe('Person Data > Upload: spreadsheet column names', () => {
+	it('splits Name into first and last name and maps E-mail, Mail, Mobile, Celular and WhatsApp, listing what went where', async () => {
+		const result = await run({}, jsonItems([
+			{ 'Full Name': 'Ana Maria Souza', 'E-mail': 'ana@example.com', WhatsApp: '+55 11 97312-4856', Plano: 'ouro' },
+			{ 'Full Name': 'Bia', 'E-mail': 'bia@example.com', WhatsApp: '', Plano: 'prata' },
+		]));
+		expect(storedRows()).toEqual([
+			{ FirstName: 'Ana Maria', LastName: 'Souza', Email: 'ana@example.com', Phone: '5511973124856', 'Plano:String': 'ouro' },
+			{ FirstName: 'Bia', LastName: '', Email: 'bia@example.com', Phone: '', 'Plano:String': 'prata' },
 		]);
-		const files = sandbox.state.personFiles;
-		expect(files.length).toBeGreaterThan(1);
-		const back = files.flatMap((file) => file.text!.trimEnd().split('\n').slice(1));
-		expect(back).toEqual(rows);
-		expect(result.output[0]).toHaveLength(files.length);
-		expect(result.output[0].every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+		expect(result.output[0][0].json.mapping).toEqual({
+			fields: { Email: ['E-mail'], Phone: ['WhatsApp'] },
+			splitIntoFirstAndLastName: ['Full Name'],
+			customAttributes: { Plano: 'String' },
+		});
 	});
 
-	it('explains a file that is not a person file', async () => {
-		await expect(run({ source: 'binary' }, [binaryItem('name;mail\nAna;a@example.com\n')])).rejects.toMatchObject({
-			message: expect.stringContaining('Column "name" is neither a person field'),
-		});
+	it.each([
+		['Nome', 'Mail', 'Celular'],
+		['Name', 'Mail', 'Mobile'],
+	])('maps %s, %s and %s', async (name, mail, phone) => {
+		await run({}, jsonItems([{ [name]: 'José da Silva', [mail]: 'jose@example.com', [phone]: '11 97312-4856' }]));
+		expect(storedRows()).toEqual([
+			{ FirstName: 'José da', LastName: 'Silva', Email: 'jose@example.com', Phone: '11973124856' },
+		]);
 	});
 });
 

@@ -391,7 +391,8 @@ function attributeValueProblem(type: AttributeType, value: unknown): string | nu
 		if (typeof value === 'boolean') return null;
 		return typeof value === 'string' && /^(true|false)$/i.test(value) ? null : `${JSON.stringify(value)} is not a Boolean`;
 	}
-	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+	// ISO 8601 proper: `T` between date and time, a decimal point, an offset of hours and minutes.
+	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
 		? null
 		: `${JSON.stringify(value)} is not a Datetime (a date YYYY-MM-DD or an ISO 8601 timestamp)`;
 }

@@ -133,6 +133,8 @@ describe('refused files', () => {
 		['an Integer value with decimals', 'Email;Pontos:Integer\na@b.c;1.5\n', /Pontos:integer/],
 		['a Float without decimals', 'Email;Saldo:Float\na@b.c;12\n', /Float/],
 		['a Float with a currency sign', 'Email;Saldo:Float\na@b.c;R$ 12.50\n', /Float/],
+		['a Datetime with a space instead of T', 'Email;Desde:Datetime\na@b.c;2024-05-01 10:00\n', /Datetime/],
+		['a Datetime with a comma fraction', 'Email;Desde:Datetime\na@b.c;2024-05-01T10:00:00,5\n', /Datetime/],
 		['a quote never closed', 'FirstName;Email\n"Ana;a@b.c\n', /never closed/],
 		['an empty file', '', /empty/],
 	])('refuses a CSV with %s', async (_case, csv, message) => {

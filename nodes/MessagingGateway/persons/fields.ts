@@ -44,12 +44,38 @@ function looseKey(key: string): string {
 	return key.toLowerCase().replace(/[\s_\-.]/g, '');
 }
 
-const FIELD_BY_LOOSE_KEY = new Map<string, PersonField>(PERSON_FIELDS.map((field) => [looseKey(field), field]));
+/**
+ * Column names that spreadsheets use for a person field (English and Portuguese), compared loosely. `E-mail` needs
+ * no entry: the dash is dropped and it reads `email`.
+ */
+const FIELD_ALIASES: ReadonlyArray<[string, PersonField]> = [
+	['Mail', 'Email'],
+	['Mobile', 'Phone'],
+	['Mobile Phone', 'Phone'],
+	['Phone Number', 'Phone'],
+	['Celular', 'Phone'],
+	['Telefone', 'Phone'],
+	['WhatsApp', 'Phone'],
+	['Sobrenome', 'LastName'],
+];
+
+/** Columns that hold a whole name; automatic mapping splits them into FirstName and LastName (the last word). */
+const FULL_NAME_KEYS = new Set(['name', 'fullname', 'nome', 'nomecompleto']);
+
+const FIELD_BY_LOOSE_KEY = new Map<string, PersonField>([
+	...PERSON_FIELDS.map((field): [string, PersonField] => [looseKey(field), field]),
+	...FIELD_ALIASES.map(([alias, field]): [string, PersonField] => [looseKey(alias), field]),
+]);
 const TYPE_BY_LOWERCASE = new Map<string, AttributeType>(ATTRIBUTE_TYPES.map((type) => [type.toLowerCase(), type]));
 
-/** The person field an item key stands for (`email`, `EMAIL`, `first_name`, `firstName`), or undefined. */
+/** The person field an item key stands for (`email`, `E-mail`, `first_name`, `WhatsApp`), or undefined. */
 export function personFieldForKey(key: string): PersonField | undefined {
 	return FIELD_BY_LOOSE_KEY.get(looseKey(key));
+}
+
+/** Whether an item key holds a whole name (`Name`, `Full Name`, `Nome`). */
+export function isFullNameKey(key: string): boolean {
+	return FULL_NAME_KEYS.has(looseKey(key));
 }
 
 /** An attribute type from any casing (`integer`, `Integer`), or undefined when it is not one of rule 5's types. */

@@ -2,7 +2,8 @@
  * Item JSON → person record (spec 2.8), in two modes.
  *
  * Auto: keys that name a person field, ignoring case, underscores, dashes and spaces (`email`, `first_name`,
- * `firstName`), fill that field; every other key becomes a custom attribute whose type is inferred from its values
+ * `firstName`), or a usual spreadsheet name of it (`E-mail`, `Mail`, `Mobile`, `Celular`, `WhatsApp`), fill that
+ * field; a whole-name column (`Name`, `Full Name`, `Nome`) is split into FirstName and LastName; every other key becomes a custom attribute whose type is inferred from its values
  * across all items (see `inferAttributeType`) unless overridden. Nested objects and arrays are written as compact
  * JSON text in a String attribute (lossless and visible, rather than silently dropped); in a person field they are
  * refused by validation ("must be text").
@@ -15,6 +16,7 @@ import {
 	PERSON_FIELDS,
 	type PersonColumns,
 	type PersonField,
+	isFullNameKey,
 	personFieldForKey,
 	type RawPersonRow,
 } from './fields';
@@ -25,6 +27,8 @@ export class PersonMappingError extends Error {
 	constructor(
 		message: string,
 		readonly itemIndex?: number,
+		/** The field or custom attribute it is about, when it is about one. */
+		readonly field?: string,
 	) {
 		super(message);
 		this.name = 'PersonMappingError';
@@ -99,10 +103,30 @@ export interface AutoMappingOptions {
 	ignoredKeys?: readonly string[];
 }
 
+/** What automatic mapping made of the item keys, for the output: the user sees where each column went. */
+export interface AutoMappingReport {
+	/** Person field → the item keys that fill it, in the order they are tried. */
+	fields: Partial<Record<PersonField, string[]>>;
+	/** Keys holding a whole name, split into FirstName and LastName (the last word) when those have no value. */
+	splitNames: string[];
+	/** Keys that became custom attributes, with their type. */
+	customAttributes: Record<string, AttributeType>;
+}
+
 export interface AutoMapping {
 	readonly columns: PersonColumns;
+	readonly report: AutoMappingReport;
 	/** Maps one item's JSON onto the columns; cheap, holds nothing. */
 	map(json: Readonly<Record<string, unknown>>): RawPersonRow;
+}
+
+/** `Ana Maria Souza` → [`Ana Maria`, `Souza`]; one word is a first name. */
+export function splitFullName(value: unknown): [string | undefined, string | undefined] {
+	if (typeof value !== 'string') return [undefined, undefined];
+	const words = value.trim().split(/\s+/);
+	if (words[0] === '') return [undefined, undefined];
+	if (words.length === 1) return [words[0], undefined];
+	return [words.slice(0, -1).join(' '), words[words.length - 1]];
 }
 
 /**
@@ -127,12 +151,17 @@ export function planAutoMapping(
 	const kindsByAttribute = new Map<string, number>();
 	/** Keys already classified, so that each key costs one Map lookup per item after its first sight. */
 	const seenKeys = new Set<string>();
+	const splitNames: string[] = [];
 
 	for (const json of items) {
 		for (const key in json) {
 			if (!seenKeys.has(key)) {
 				seenKeys.add(key);
 				if (ignored.has(key)) continue;
+				if (isFullNameKey(key)) {
+					splitNames.push(key);
+					continue;
+				}
 				const field = personFieldForKey(key);
 				if (field) {
 					const sources = sourcesByField.get(field) ?? [];
@@ -150,8 +179,13 @@ export function planAutoMapping(
 		}
 	}
 
-	const fields = PERSON_FIELDS.filter((field) => sourcesByField.has(field));
-	const fieldSources = fields.map((field) => sourcesByField.get(field)!);
+	const splitsNames = splitNames.length > 0;
+	const fields = PERSON_FIELDS.filter(
+		(field) => sourcesByField.has(field) || (splitsNames && (field === 'FirstName' || field === 'LastName')),
+	);
+	const fieldSources = fields.map((field) => sourcesByField.get(field) ?? []);
+	const firstNameAt = fields.indexOf('FirstName');
+	const lastNameAt = fields.indexOf('LastName');
 	const attributeNames = [...kindsByAttribute.keys()];
 	const columns: PersonColumns = {
 		fields,
@@ -161,16 +195,28 @@ export function planAutoMapping(
 		})),
 	};
 
+	const report: AutoMappingReport = {
+		fields: Object.fromEntries([...sourcesByField].filter(([, keys]) => keys.length > 0)),
+		splitNames,
+		customAttributes: Object.fromEntries(columns.attributes.map(({ name, type }) => [name, type])),
+	};
+
 	return {
 		columns,
+		report,
 		map(json) {
 			const fieldValues = new Array<unknown>(fields.length);
 			for (let i = 0; i < fieldSources.length; i++) {
 				const sources = fieldSources[i];
-				let value = json[sources[0]];
+				let value = sources.length > 0 ? json[sources[0]] : undefined;
 				// Several keys may fill one field (`email` and `Email`): the first one with a value wins.
 				for (let s = 1; s < sources.length && isAbsent(value); s++) value = json[sources[s]];
 				fieldValues[i] = value;
+			}
+			if (splitsNames && isAbsent(fieldValues[firstNameAt]) && isAbsent(fieldValues[lastNameAt])) {
+				let fullName: unknown;
+				for (let s = 0; s < splitNames.length && isAbsent(fullName); s++) fullName = json[splitNames[s]];
+				[fieldValues[firstNameAt], fieldValues[lastNameAt]] = splitFullName(fullName);
 			}
 			const attributeValues = new Array<unknown>(attributeNames.length);
 			for (let i = 0; i < attributeNames.length; i++) attributeValues[i] = json[attributeNames[i]];
@@ -230,8 +276,11 @@ export function planDefinedMapping(configuration: {
 				const index = attributeIndex.get(name);
 				if (index === undefined || attributes[index].type !== type) {
 					throw new PersonMappingError(
-						`Custom attribute "${name}" (${type}) of this item differs from the attributes of the first item`,
+						index === undefined
+							? `Custom attribute "${name}" is not one of the first item's attributes`
+							: `Custom attribute "${name}" is ${type} in this item and ${attributes[index].type} in the first item`,
 						itemIndex,
+						name,
 					);
 				}
 				attributeValues[index] = value;

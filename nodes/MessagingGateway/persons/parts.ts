@@ -38,6 +38,13 @@ export interface PersonFilePart {
 	stream: Readable;
 	/** Settles when the last byte is produced; fails when the stream is destroyed first or the source fails. */
 	finished: Promise<PersonFilePartSummary>;
+	/** What the part has taken so far (complete once `finished` resolves): for reporting a part that failed. */
+	summary: PersonFilePartSummary;
+	/**
+	 * The error that ended the part from inside (the source failed, a record too large), as opposed to its reader
+	 * going away: the HTTP client only sees its body break, this says why.
+	 */
+	failure(): Error | undefined;
 }
 
 export interface SplitOptions {
@@ -136,10 +143,16 @@ class PartStream extends Readable {
 		this.finished.catch(() => undefined);
 	}
 
+	/** Set when the part failed from inside (see PersonFilePart.failure). */
+	sourceError: Error | undefined;
+
 	override _read(): void {
 		if (this.pumping || this.done) return;
 		this.pumping = true;
-		this.pump().catch((error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))));
+		this.pump().catch((error: unknown) => {
+			this.sourceError = error instanceof Error ? error : new Error(String(error));
+			this.destroy(this.sourceError);
+		});
 	}
 
 	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -223,7 +236,10 @@ export async function* splitPersonFile(
 		source.putBack(first);
 		const columns = options.columns ?? first.row.columns;
 		const stream = new PartStream(index, source, options.format, columns, maxPartBytes);
-		yield { index, stream, finished: stream.finished };
-		await stream.finished;
+		yield { index, stream, finished: stream.finished, summary: stream.summary, failure: () => stream.sourceError };
+		// A failed part is the consumer's to report; the next part starts with the records after it (none when the
+		// source itself failed: a failed iterator is done).
+		await stream.finished.catch(() => undefined);
+		if (stream.sourceError && !(stream.sourceError instanceof RecordTooLargeError)) return;
 	}
 }

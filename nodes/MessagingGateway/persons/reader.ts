@@ -15,6 +15,7 @@ import {
 	type AttributeType,
 	type PersonColumns,
 	type PersonField,
+	type PersonRow,
 	type PersonViolation,
 	type RawPersonRow,
 	attributeTypeFromName,
@@ -23,7 +24,7 @@ import {
 import type { SourceRecord } from './parts';
 import { isPersonRow, ValidationSummary, validatePersonRow } from './validation';
 import { excerpt } from './values';
-import type { PersonFileFormatName } from './writers';
+import { BARE_JSON_TYPES, type PersonFileFormatName } from './writers';
 
 /** A file that cannot be read as a person file at all (not a JSON array, an unknown CSV column). */
 export class PersonFileError extends Error {
@@ -279,9 +280,35 @@ export async function* validFileRecords(
 		const result = validatePersonRow(record.raw, record.index, keys);
 		if (isPersonRow(result)) {
 			summary.addValid();
+			countNormalised(record.raw, result, format, summary);
 			yield { itemIndex: record.index, row: result };
 		} else summary.addInvalid(result);
 	}
+}
+
+/** Counts the values of a valid record that are written in another form than the file holds them. */
+function countNormalised(raw: RawPersonRow, row: PersonRow, format: PersonFileFormatName, summary: ValidationSummary) {
+	const { fields, attributes } = row.columns;
+	for (let i = 0; i < fields.length; i++) {
+		if (!isWrittenAsIs(raw.fields[i], row.fields[i], format, false)) summary.addNormalised(fields[i]);
+	}
+	for (let i = 0; i < attributes.length; i++) {
+		const bare = format === 'json' && BARE_JSON_TYPES.has(attributes[i].type);
+		if (!isWrittenAsIs(raw.attributes[i], row.attributes[i], format, bare)) {
+			summary.addNormalised(`${attributes[i].name}${CSV_ATTRIBUTE_TYPE_SEPARATOR}${attributes[i].type}`);
+		}
+	}
+}
+
+/**
+ * Whether the file's own value is what the gateway would get from the rewritten file. CSV cells are text; a JSON
+ * file's numbers and booleans are bare literals, which the writer keeps bare (Integer, Float, Boolean).
+ */
+function isWrittenAsIs(raw: unknown, written: string | undefined, format: PersonFileFormatName, bare: boolean): boolean {
+	if (written === undefined) return format === 'csv' ? raw === '' : raw === undefined;
+	if (!bare) return raw === written;
+	if (typeof raw === 'number') return Number(written) === raw;
+	return typeof raw === 'boolean' && String(raw) === written;
 }
 
 /** Reads a whole file and checks every record against the rules, holding nothing but the summary. */

@@ -94,13 +94,13 @@ export function validatePersonRow(
 
 	if (keys.length === 0) {
 		if (!plan.keyIndexes.some((index) => !isAbsent(raw.fields[index]))) {
-			fail(KEY_FIELDS.join('/'), 'at least one of CPF, Email or Phone is required');
+			fail(KEY_FIELDS.join('/'), 'is missing: at least one of them is required');
 		}
 	} else if (plan.requiredKeyIndex < 0 || isAbsent(raw.fields[plan.requiredKeyIndex])) {
 		fail(keys[0], 'is required: it is the highest-priority key');
 	}
 	if (!plan.nameIndexes.some((index) => fields[index] !== undefined)) {
-		fail('FirstName/LastName', 'FirstName or LastName is required');
+		fail('FirstName/LastName', 'is missing: one of them is required');
 	}
 
 	const attributes = new Array<string | undefined>(columns.attributes.length);
@@ -126,8 +126,24 @@ export class ValidationSummary {
 	valid = 0;
 	invalid = 0;
 	readonly violations: PersonViolation[] = [];
+	/**
+	 * Per column (`CPF`, `Score:Float`), how many values of valid records are written in another form than the one
+	 * they came in (`12` → `12.0`, `2024-05-01 10:00` → `2024-05-01T10:00`). Counted for files only: a file with any
+	 * is sent rewritten, never as it is.
+	 */
+	readonly normalised: Record<string, number> = {};
 
 	constructor(readonly maxViolations = 100) {}
+
+	addNormalised(column: string): void {
+		this.normalised[column] = (this.normalised[column] ?? 0) + 1;
+	}
+
+	get normalisedValues(): number {
+		let total = 0;
+		for (const column in this.normalised) total += this.normalised[column];
+		return total;
+	}
 
 	addValid(): void {
 		this.valid++;

@@ -211,7 +211,7 @@ export function normaliseBoolean(value: unknown): string | Invalid {
 const DATE_OR_DATETIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-](\d{2})(?::?(\d{2}))?)?)?$/;
 
-/** Datetime: a date `YYYY-MM-DD` or an ISO 8601 timestamp (a space instead of `T` is accepted and replaced). */
+/** Datetime: a date `YYYY-MM-DD` or an ISO 8601 timestamp, written in the gateway's form (see gatewayTimestamp). */
 export function normaliseDatetime(value: unknown): string | Invalid {
 	if (value instanceof Date) {
 		return Number.isNaN(value.getTime()) ? invalid('is not a valid date') : value.toISOString();
@@ -233,7 +233,22 @@ export function normaliseDatetime(value: unknown): string | Invalid {
 		(offsetHours === undefined || Number(offsetHours) <= 14) &&
 		(offsetMinutes === undefined || Number(offsetMinutes) <= 59);
 	if (!inRange) return invalid('is not a real date or time');
-	return text.length > 10 && text[10] === ' ' ? `${text.slice(0, 10)}T${text.slice(11)}` : text;
+	if (hour === undefined) return text;
+	return gatewayTimestamp(match);
+}
+
+/**
+ * The one timestamp form the gateway reads (the sandbox checks it): `T` between date and time, a decimal point
+ * before fractions, an offset as `Z` or `±hh:mm`. People write `2024-05-01 10:00`, `10:00:00,5` and `+03`.
+ */
+function gatewayTimestamp(match: RegExpExecArray): string {
+	const [text, year, month, day, hour, minute, second, offset, offsetHours, offsetMinutes] = match;
+	const fraction = /[.,](\d{1,9})/.exec(text.slice(16))?.[1];
+	let result = `${year}-${month}-${day}T${hour}:${minute}`;
+	if (second !== undefined) result += `:${second}${fraction === undefined ? '' : `.${fraction}`}`;
+	if (offset === 'Z') result += 'Z';
+	else if (offset !== undefined) result += `${offset[0]}${offsetHours}:${offsetMinutes ?? '00'}`;
+	return result;
 }
 
 /** String: text as given; numbers and booleans as text; dates as ISO; objects and arrays as compact JSON. */

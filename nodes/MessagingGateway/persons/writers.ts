@@ -10,6 +10,7 @@
  */
 import { PERSON_CONTENT_TYPES } from '../../gateway/spec';
 import {
+	type AttributeType,
 	CSV_ATTRIBUTE_TYPE_SEPARATOR,
 	CSV_DELIMITER,
 	JSON_CUSTOM_ATTRIBUTES_KEY,
@@ -68,6 +69,9 @@ export const csvFormat: PersonFileFormat = {
 	},
 };
 
+/** Attribute types written as bare JSON literals (rule 5: numbers without quotes); the others are JSON strings. */
+export const BARE_JSON_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['Integer', 'Float', 'Boolean']);
+
 /** Per set of columns, the constant JSON text in front of each value. */
 interface JsonPrefixes {
 	fields: string[];
@@ -85,7 +89,7 @@ function jsonPrefixes(columns: PersonColumns): JsonPrefixes {
 			attributes: columns.attributes.map(
 				({ name, type }) => `${JSON.stringify(name)}:{"Type":${JSON.stringify(type)},"Value":`,
 			),
-			attributeIsBare: columns.attributes.map(({ type }) => type === 'Integer' || type === 'Float' || type === 'Boolean'),
+			attributeIsBare: columns.attributes.map(({ type }) => BARE_JSON_TYPES.has(type)),
 		};
 		jsonPrefixCache.set(columns, prefixes);
 	}

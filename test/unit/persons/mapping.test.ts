@@ -1,9 +1,10 @@
-import { personFieldForKey } from '../../../nodes/MessagingGateway/persons/fields';
+import { isFullNameKey, personFieldForKey } from '../../../nodes/MessagingGateway/persons/fields';
 import {
 	inferAttributeType,
 	PersonMappingError,
 	planAutoMapping,
 	planDefinedMapping,
+	splitFullName,
 } from '../../../nodes/MessagingGateway/persons/mapping';
 import { validatePersonRow } from '../../../nodes/MessagingGateway/persons/validation';
 import { checkItems, written } from './helpers';
@@ -17,8 +18,48 @@ describe('auto mapping', () => {
 		['Last Name', 'LastName'],
 		['cpf', 'CPF'],
 		['external-id', 'ExternalId'],
+		['E-mail', 'Email'],
+		['Mail', 'Email'],
+		['Mobile', 'Phone'],
+		['Celular', 'Phone'],
+		['WhatsApp', 'Phone'],
+		['Sobrenome', 'LastName'],
 	])('maps the key %p to the person field %p', (key, field) => {
 		expect(personFieldForKey(key)).toBe(field);
+	});
+
+	it.each([['Name'], ['Full Name'], ['full_name'], ['Nome'], ['Nome Completo']])('%p holds a whole name', (key) => {
+		expect(isFullNameKey(key)).toBe(true);
+		expect(personFieldForKey(key)).toBeUndefined();
+	});
+
+	it.each([
+		['Ana Maria  Souza ', ['Ana Maria', 'Souza']],
+		['Ana', ['Ana', undefined]],
+		['  ', [undefined, undefined]],
+		[42, [undefined, undefined]],
+	] as const)('splits the name %p into %p (the last word is the last name)', (value, parts) => {
+		expect(splitFullName(value)).toEqual(parts);
+	});
+
+	it('fills FirstName and LastName from a whole name only when the item has neither', () => {
+		const results = checkItems([
+			{ Name: 'Ana Souza', email: 'ana@example.com' },
+			{ Name: 'Bia Lima', first_name: 'Beatriz', email: 'bia@example.com' },
+		]);
+		expect(results.map(written)).toEqual([
+			{ FirstName: 'Ana', LastName: 'Souza', Email: 'ana@example.com' },
+			{ FirstName: 'Beatriz', Email: 'bia@example.com' },
+		]);
+	});
+
+	it('reports which keys filled which field, the split name columns and the custom attributes', () => {
+		const mapping = planAutoMapping([{ 'E-mail': 'a@example.com', Email: 'b@example.com', Nome: 'Ana', plan: 'gold', n: 1 }]);
+		expect(mapping.report).toEqual({
+			fields: { Email: ['Email', 'E-mail'] },
+			splitNames: ['Nome'],
+			customAttributes: { plan: 'String', n: 'Integer' },
+		});
 	});
 
 	it('leaves other keys as custom attributes, in order of first appearance', () => {

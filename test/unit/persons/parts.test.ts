@@ -145,3 +145,37 @@ describe('splitPersonFile', () => {
 		expect(inputRef.deref()).toBeUndefined();
 	});
 });
+
+describe('a part that fails from inside', () => {
+	it('reports the source\'s own error as its failure, and no part follows it', async () => {
+		const good = records(3);
+		const broken = new Error('the file broke off at record 3');
+		async function* source(): AsyncGenerator<SourceRecord> {
+			yield* good;
+			throw broken;
+		}
+		const seen = [];
+		for await (const part of splitPersonFile(source(), { format: csvFormat, maxPartBytes: 10_000 })) {
+			await expect(streamText(part.stream)).rejects.toBe(broken);
+			await expect(part.finished).rejects.toBe(broken);
+			seen.push({ failure: part.failure(), records: part.summary.records });
+		}
+		expect(seen).toEqual([{ failure: broken, records: 3 }]);
+	});
+
+	it('goes on with the next part after a record too large for any part', async () => {
+		const source = records(6, (i) => ({ note: i === 2 ? 'x'.repeat(400) : `n${i}` }));
+		const parts = [];
+		for await (const part of splitPersonFile(source, { format: csvFormat, maxPartBytes: 200 })) {
+			try {
+				await streamText(part.stream);
+				parts.push((await part.finished).itemRanges);
+			} catch {
+				expect(part.failure()).toBeInstanceOf(RecordTooLargeError);
+				parts.push(['failed', (part.failure() as RecordTooLargeError).itemIndex]);
+			}
+		}
+		expect(parts.flat()).toEqual([0, 1, 'failed', 2, 3, 5]);
+	});
+});
+

@@ -33,7 +33,7 @@ describe('CSV person file', () => {
 		expect({ valid: summary.valid, invalid: summary.invalid }).toEqual({ valid: 1, invalid: 2 });
 		expect(summary.violations.map((v) => `${v.itemIndex} ${v.field}: ${v.reason}`)).toEqual([
 			'1 Email: is a placeholder, not an e-mail',
-			'2 FirstName/LastName: FirstName or LastName is required',
+			'2 FirstName/LastName: is missing: one of them is required',
 			'2 score: must be a whole number (Integer)',
 		]);
 	});
@@ -96,3 +96,41 @@ describe('JSON person file', () => {
 		]);
 	});
 });
+
+describe('values a file holds in another form than the gateway reads', () => {
+	it('CSV: counts per column the values that are written differently (Float 12, a space in a date-time, CPF dots)', async () => {
+		const csv =
+			'FirstName;CPF;Email;Score:Float;Seen:Datetime;Note:String\n' +
+			'Ana;529.982.247-25;ana@example.com;12;2024-05-01 10:00; kept as is \n' +
+			'Bia;;bia@example.com;2.5;2024-05-02;x\n';
+		const { summary } = await checkPersonFile(input(csv), 'csv', []);
+		expect(summary.valid).toBe(2);
+		expect(summary.normalised).toEqual({ CPF: 1, 'Score:Float': 1, 'Seen:Datetime': 1 });
+		expect(summary.normalisedValues).toBe(3);
+	});
+
+	it('CSV: a file already in the gateway form has nothing to normalise', async () => {
+		const csv = 'FirstName;Email;Score:Float;Seen:Datetime\nAna;ana@example.com;12.0;2024-05-01T10:00\n';
+		expect((await checkPersonFile(input(csv), 'csv', [])).summary.normalised).toEqual({});
+	});
+
+	it('JSON: bare numbers stay as they are, numbers as strings and nulls are rewritten', async () => {
+		const json = JSON.stringify([
+			{
+				FirstName: 'Ana',
+				Email: 'ana@example.com',
+				Phone: null,
+				customAttributes: {
+					a: { Type: 'Float', Value: 12 },
+					b: { Type: 'Integer', Value: '7' },
+					c: { Type: 'Boolean', Value: true },
+					d: { Type: 'Float', Value: 1.5 },
+				},
+			},
+		]);
+		const { summary } = await checkPersonFile(input(json), 'json', []);
+		expect(summary.valid).toBe(1);
+		expect(summary.normalised).toEqual({ Phone: 1, 'b:Integer': 1 });
+	});
+});
+

@@ -17,7 +17,7 @@ describe('rule 2: no keys configured', () => {
 
 	it('refuses a record with none of them', () => {
 		const [result] = checkItems([{ FirstName: 'Ana', ExternalId: '7' }]);
-		expect(reasons(result)).toEqual(['CPF/Email/Phone: at least one of CPF, Email or Phone is required']);
+		expect(reasons(result)).toEqual(['CPF/Email/Phone: is missing: at least one of them is required']);
 	});
 });
 
@@ -40,7 +40,7 @@ describe('rule 3: keys configured', () => {
 		]);
 		expect(reasons(first)).toEqual([]);
 		expect(reasons(last)).toEqual([]);
-		expect(reasons(neither)).toEqual(['FirstName/LastName: FirstName or LastName is required']);
+		expect(reasons(neither)).toEqual(['FirstName/LastName: is missing: one of them is required']);
 	});
 });
 
@@ -130,6 +130,10 @@ describe('rule 5: custom attribute values conform to their type', () => {
 		['Datetime', '2024-02-29', '2024-02-29'],
 		['Datetime', '2024-03-01T10:20:30.123Z', '2024-03-01T10:20:30.123Z'],
 		['Datetime', '2024-03-01 10:20:30-03:00', '2024-03-01T10:20:30-03:00'],
+		['Datetime', '2024-05-01 10:00', '2024-05-01T10:00'],
+		['Datetime', '2024-05-01T10:00:00,5', '2024-05-01T10:00:00.5'],
+		['Datetime', '2024-05-01T10:00+03', '2024-05-01T10:00+03:00'],
+		['Datetime', '2024-05-01T10:00:00-0330', '2024-05-01T10:00:00-03:30'],
 		['Datetime', new Date(Date.UTC(2024, 0, 2, 3, 4, 5)), '2024-01-02T03:04:05.000Z'],
 		['String', 12, '12'],
 		['String', '  spaced  ', '  spaced  '],

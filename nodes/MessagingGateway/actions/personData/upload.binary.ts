@@ -1,0 +1,171 @@
+/**
+ * Person Data > Upload from binary files: each input item's file is one upload and one output item, paired with
+ * that item.
+ *
+ * With Validate File First the file is read and checked before anything is sent. It then goes out as it is only
+ * when every record is valid and every value is already in the form the gateway reads; otherwise (a record to skip,
+ * a value to normalise such as Float `12` or `2024-05-01 10:00`) it is rewritten from its checked records while it
+ * is sent, and the output counts the normalised values per column. So the check is a promise about the bytes sent.
+ * A file larger than the part size is always checked and rewritten into parts.
+ *
+ * A file that fails is, with Continue On Fail, an error item in its place and the next files go on; without it, the
+ * error names the item and lists the files the gateway had already accepted (real uploads a re-run would repeat).
+ */
+import { Readable } from 'node:stream';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { NodeApiError } from 'n8n-workflow';
+
+import { checkPersonFile, PersonFileError, validFileRecords } from '../../persons/reader';
+import { ValidationSummary } from '../../persons/validation';
+import {
+	type AcceptedUpload,
+	appendSentence,
+	asUploadError,
+	errorJson,
+	invalidRowsError,
+	MAX_REPORTED_VIOLATIONS,
+	noValidRowError,
+	UploadError,
+	withAccepted,
+} from './upload.errors';
+import { readTextParameter } from '../parameters';
+import type { Settings } from './upload.fields';
+import { partJson, uploadJson, validationJson } from './upload.results';
+import { rangesText, sendFile, sendParts } from './upload.send';
+
+export async function uploadFiles(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	settings: Settings,
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	/** Every upload the gateway accepted so far in this run, for the error that stops it. */
+	const accepted: AcceptedUpload[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const file: FileUpload = { name: undefined, accepted: [] };
+		try {
+			const json = await uploadFile.call(this, itemIndex, settings, file);
+			output.push({ json, pairedItem: { item: itemIndex } });
+		} catch (caught) {
+			const error = fileError(this, caught, itemIndex, settings);
+			if (this.continueOnFail()) {
+				if (file.accepted.length > 0) withAccepted(error, file.accepted);
+				output.push({ json: errorJson(error, { fileName: file.name }), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			withAccepted(error, [...accepted, ...file.accepted]);
+			if (itemIndex + 1 < items.length) {
+				const later = itemIndex + 2 < items.length ? `items ${itemIndex + 1}-${items.length - 1}` : `item ${itemIndex + 1}`;
+				appendSentence(error, `The files of ${later} were not uploaded.`);
+			}
+			throw error;
+		} finally {
+			accepted.push(...file.accepted);
+		}
+	}
+	return output;
+}
+
+interface FileUpload {
+	name: string | undefined;
+	/** The parts of this file that the gateway accepted. */
+	accepted: AcceptedUpload[];
+}
+
+async function uploadFile(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	settings: Settings,
+	file: FileUpload,
+): Promise<IDataObject> {
+	const property = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
+	const binary = this.helpers.assertBinaryData(itemIndex, property);
+	file.name = binary.fileName;
+	const fileSize = binary.id
+		? (await this.helpers.getBinaryMetadata(binary.id)).fileSize
+		: Buffer.byteLength(binary.data, 'base64');
+	const label = `item ${itemIndex}${file.name ? ` (${file.name})` : ''}`;
+	// Closed at the end whatever happened: a reader that stops early (a bad header) leaves its file open otherwise.
+	const opened: Readable[] = [];
+	const open = async (): Promise<Readable> => {
+		const stream = await openBinary(this, binary);
+		opened.push(stream);
+		return stream;
+	};
+	const validate = this.getNodeParameter('validateFile', itemIndex, true) as boolean;
+	const tooLarge = fileSize > settings.maxPartBytes;
+
+	try {
+		let checked: ValidationSummary | undefined;
+		if (validate || tooLarge) {
+			checked = (await checkPersonFile(await open(), settings.format, settings.keys, MAX_REPORTED_VIOLATIONS)).summary;
+			if (checked.invalid > 0 && !settings.skipInvalid) throw invalidRowsError(this, checked, 'record', itemIndex);
+			if (checked.valid === 0) throw noValidRowError(this, checked, 'record', itemIndex);
+		}
+		const validation = checked ? { checked: true, ...validationJson(checked, true) } : { checked: false };
+
+		if (!tooLarge && (checked === undefined || (checked.invalid === 0 && checked.normalisedValues === 0))) {
+			const response = await sendFile.call(this, await open(), settings, itemIndex, fileSize);
+			file.accepted.push({ label, fileId: response.fileId });
+			return {
+				fileName: file.name,
+				...uploadJson(response, checked?.valid ?? null, fileSize),
+				fileIds: [response.fileId],
+				parts: 1,
+				rewritten: false,
+				validation,
+			};
+		}
+
+		const records = validFileRecords(await open(), settings.format, settings.keys, new ValidationSummary(0));
+		const { sent, failed } = await sendParts.call(this, records, settings, {
+			word: 'record',
+			fileItemIndex: itemIndex,
+			continueAfterFailure: false,
+		});
+		for (const { summary, response } of sent) {
+			const records = `records ${rangesText(summary.itemRanges)}`;
+			file.accepted.push({ label: `${label}, part ${summary.index + 1} (${records})`, fileId: response.fileId });
+		}
+		if (failed.length > 0) {
+			const { error, summary } = failed[0];
+			appendSentence(error, `Part ${summary.index + 1} of this file and the records after it were not uploaded.`);
+			throw error;
+		}
+		const { response: first } = sent[0];
+		return {
+			fileName: file.name,
+			...uploadJson(first, 0, 0),
+			records: sent.reduce((total, part) => total + part.summary.records, 0),
+			bytes: sent.reduce((total, part) => total + part.summary.bytes, 0),
+			fileIds: sent.map((part) => part.response.fileId),
+			parts: sent.length,
+			...(sent.length > 1 && { uploads: sent.map((part) => ({ part: part.summary.index + 1, ...partJson(part) })) }),
+			rewritten: true,
+			validation,
+		};
+	} finally {
+		for (const stream of opened) stream.destroy();
+	}
+}
+
+/** A file's failure, naming its item; a file that is not a person file says which format it was read as. */
+function fileError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	settings: Settings,
+): UploadError | NodeApiError {
+	if (error instanceof PersonFileError) {
+		return new UploadError(context, `The ${settings.format.toUpperCase()} file: ${error.message}`, {
+			itemIndex,
+			blocks: ['Nothing of this file was uploaded. Check the File Format option and the file.'],
+		});
+	}
+	return asUploadError(context, error, 'record', itemIndex);
+}
+
+async function openBinary(context: IExecuteFunctions, binary: IBinaryData): Promise<Readable> {
+	if (binary.id) return await context.helpers.getBinaryStream(binary.id);
+	return Readable.from([Buffer.from(binary.data, 'base64')]);
+}

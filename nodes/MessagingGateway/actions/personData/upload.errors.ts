@@ -1,0 +1,248 @@
+/**
+ * Person Data > Upload: the errors it raises and how they read.
+ *
+ * n8n's error panel renders a description as (sanitised) HTML: newlines collapse into one run of text, while `<ul>`,
+ * `<li>`, `<code>` and `<b>` are kept and styled. So a description is built once as a list of blocks and rendered
+ * twice: as HTML for the error panel, and as plain text for the error item of Continue On Fail. The full list of
+ * invalid records goes into the error's `context.data` (the panel's "Error data") and the error item's `invalid`.
+ *
+ * Words: "item" is an input item, "record" a row (or JSON element) of a binary file; both count from 0 like n8n's
+ * items.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { PersonViolation } from '../../persons/fields';
+import { RecordTooLargeError } from '../../persons/parts';
+import type { ValidationSummary } from '../../persons/validation';
+
+/** Input items for rows built from items, records for the rows of a file. */
+export type RowWord = 'item' | 'record';
+
+/** How many violations the output and the error data keep, and how many the description lists. */
+export const MAX_REPORTED_VIOLATIONS = 100;
+export const MAX_LISTED_IN_DESCRIPTION = 5;
+
+/** A part of a description: a sentence, or a titled list whose entries may hold code (values, file ids). */
+export type Block = string | { title: string; entries: Entry[] };
+/** An entry of a list: text pieces and `{ code }` pieces. */
+export type Entry = Array<string | { code: string }>;
+
+function escapeHtml(text: string): string {
+	// The panel also turns `text` into code: a backtick in a value must stay a backtick.
+	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/`/g, '&#96;');
+}
+
+export function descriptionHtml(blocks: readonly Block[]): string {
+	return blocks
+		.map((block) => {
+			if (typeof block === 'string') return `<p>${escapeHtml(block)}</p>`;
+			const entries = block.entries.map((entry) => `<li>${entryHtml(entry)}</li>`).join('');
+			return `<p>${escapeHtml(block.title)}</p><ul>${entries}</ul>`;
+		})
+		.join('');
+}
+
+function entryHtml(entry: Entry): string {
+	return entry.map((piece) => (typeof piece === 'string' ? escapeHtml(piece) : `<code>${escapeHtml(piece.code)}</code>`)).join('');
+}
+
+export function descriptionText(blocks: readonly Block[]): string {
+	return blocks
+		.map((block) => {
+			if (typeof block === 'string') return block;
+			const entries = block.entries.map((entry) => entry.map((p) => (typeof p === 'string' ? p : `"${p.code}"`)).join(''));
+			return `${block.title} ${entries.join('; ')}.`;
+		})
+		.join(' ');
+}
+
+/**
+ * A NodeOperationError whose description is built from blocks; the plain form and the data travel with it, so that
+ * Continue On Fail can make an error item from the same error.
+ */
+export class UploadError extends NodeOperationError {
+	blocks: Block[];
+	data: IDataObject;
+
+	constructor(
+		context: IExecuteFunctions,
+		message: string,
+		options: { itemIndex?: number; blocks: Block[]; data?: IDataObject },
+	) {
+		super(context.getNode(), message, { itemIndex: options.itemIndex, description: descriptionHtml(options.blocks) });
+		this.blocks = options.blocks;
+		this.data = options.data ?? {};
+		if (options.data) this.context.data = options.data;
+	}
+
+	/** Adds blocks at the end (what was already uploaded), keeping the HTML description in step. */
+	append(...blocks: Block[]): void {
+		this.blocks.push(...blocks);
+		this.description = descriptionHtml(this.blocks);
+	}
+}
+
+// ---- Invalid records ----
+
+export function violationEntry(violation: PersonViolation, word: RowWord): Entry {
+	const value = violation.value === undefined ? [] : [' ', { code: violation.value }];
+	return [`${word} ${violation.itemIndex}: ${violation.field}`, ...value, ` ${violation.reason}`];
+}
+
+function violationList(summary: ValidationSummary, word: RowWord): Block {
+	const shown = summary.violations.slice(0, MAX_LISTED_IN_DESCRIPTION);
+	const rest = summary.violations.length - shown.length;
+	return {
+		title: `The first invalid ${word}s:`,
+		entries: [
+			...shown.map((violation) => violationEntry(violation, word)),
+			...(rest > 0 ? [[`… and ${rest} more in the error data (all ${summary.invalid} ${word}s: On Invalid Records = Skip lists them in its output)`]] : []),
+		],
+	};
+}
+
+/** What an error item and the error data carry about a failed check. */
+export function validationData(summary: ValidationSummary): IDataObject {
+	return { valid: summary.valid, invalid: summary.invalid, violations: summary.violations as unknown as IDataObject[] };
+}
+
+export function invalidRowsError(
+	context: IExecuteFunctions,
+	summary: ValidationSummary,
+	word: RowWord,
+	itemIndex?: number,
+): UploadError {
+	const total = summary.valid + summary.invalid;
+	const first = summary.violations[0];
+	return new UploadError(context, `${summary.invalid} of ${total} ${word}s break the gateway's person rules`, {
+		itemIndex: itemIndex ?? first?.itemIndex,
+		blocks: [
+			`Nothing was uploaded${word === 'record' ? ' from this file' : ''}.`,
+			violationList(summary, word),
+			'Fix them, or set On Invalid Records to Skip to upload the valid ones.',
+		],
+		data: validationData(summary),
+	});
+}
+
+export function noValidRowError(
+	context: IExecuteFunctions,
+	summary: ValidationSummary,
+	word: RowWord,
+	itemIndex?: number,
+): UploadError {
+	return new UploadError(context, `There is no valid person ${word} to upload`, {
+		itemIndex,
+		blocks:
+			summary.invalid > 0
+				? [`All ${summary.invalid} ${word}s are invalid; nothing was uploaded.`, violationList(summary, word)]
+				: [word === 'record' ? 'The file holds no record.' : 'The input holds no item.'],
+		data: validationData(summary),
+	});
+}
+
+// ---- Uploads that happened before a failure ----
+
+/** One upload that the gateway accepted: which part of what, and its file id. */
+export interface AcceptedUpload {
+	/** Where it came from: `item 0 (people.csv)`, `part 1 (items 0-99)`. */
+	label: string;
+	fileId: string;
+}
+
+/** Says what was already uploaded, as real uploads that a re-run would repeat. */
+export function uploadedBlock(accepted: readonly AcceptedUpload[]): Block {
+	return {
+		title:
+			accepted.length === 1
+				? 'This upload was accepted by the gateway before the failure: it is real, and running the node again uploads it again.'
+				: `These ${accepted.length} uploads were accepted by the gateway before the failure: they are real, and running the node again uploads them again.`,
+		entries: accepted.map(({ label, fileId }) => [`${label}: fileId `, { code: fileId }]),
+	};
+}
+
+export function acceptedData(accepted: readonly AcceptedUpload[]): IDataObject[] {
+	return accepted.map(({ label, fileId }) => ({ upload: label, fileId }));
+}
+
+/**
+ * Any error as an UploadError or a gateway NodeApiError, naming `itemIndex`: a record too large for a part, a
+ * file's reading error or a bug become UploadErrors; the transport's NodeApiError is kept with the gateway's words.
+ */
+export function asUploadError(
+	context: IExecuteFunctions,
+	error: unknown,
+	word: RowWord,
+	itemIndex?: number,
+): UploadError | NodeApiError {
+	if (error instanceof UploadError || error instanceof NodeApiError) {
+		if (itemIndex !== undefined && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	if (error instanceof RecordTooLargeError) {
+		return new UploadError(context, `The ${word} ${error.itemIndex} is larger than the part size limit`, {
+			itemIndex: itemIndex ?? error.itemIndex,
+			blocks: [`It needs ${error.bytes} bytes in a file; a part may hold ${error.maxPartBytes}. Raise Part Size Limit or shorten it.`],
+			data: { tooLarge: error.itemIndex },
+		});
+	}
+	const nodeError = error as Error & { description?: string | null; context?: IDataObject };
+	const description = typeof nodeError.description === 'string' ? [nodeError.description] : [];
+	const cause = error instanceof Error ? error.message : String(error);
+	const index = itemIndex ?? (typeof nodeError.context?.itemIndex === 'number' ? nodeError.context.itemIndex : undefined);
+	return new UploadError(context, cause, { itemIndex: index, blocks: description });
+}
+
+/** Adds the accepted uploads to an error's description and data. */
+export function withAccepted(error: UploadError | NodeApiError, accepted: readonly AcceptedUpload[]): UploadError | NodeApiError {
+	if (accepted.length === 0) return error;
+	appendBlocks(error, uploadedBlock(accepted));
+	if (error instanceof UploadError) {
+		error.data.accepted = acceptedData(accepted);
+		error.context.data = error.data;
+	}
+	return error;
+}
+
+/** Adds a sentence to an error's description, once. */
+export function appendSentence(error: UploadError | NodeApiError, sentence: string): void {
+	if (!blocksOf(error).includes(sentence)) appendBlocks(error, sentence);
+}
+
+/** The blocks of a gateway error's description: its own text first, then what this operation adds. */
+const gatewayErrorBlocks = new WeakMap<NodeApiError, Block[]>();
+
+function blocksOf(error: UploadError | NodeApiError): Block[] {
+	if (error instanceof UploadError) return error.blocks;
+	let blocks = gatewayErrorBlocks.get(error);
+	if (!blocks) {
+		blocks = error.description ? [error.description] : [];
+		gatewayErrorBlocks.set(error, blocks);
+	}
+	return blocks;
+}
+
+function appendBlocks(error: UploadError | NodeApiError, ...blocks: Block[]): void {
+	if (error instanceof UploadError) return error.append(...blocks);
+	const own = blocksOf(error);
+	own.push(...blocks);
+	error.description = descriptionHtml(own);
+}
+
+// ---- Continue On Fail ----
+
+/** The error item of Continue On Fail: the message, a plain description and what the error carries. */
+export function errorJson(error: UploadError | NodeApiError, extra: IDataObject = {}): IDataObject {
+	const json: IDataObject = { error: error.message };
+	if (error instanceof UploadError) {
+		if (error.blocks.length > 0) json.description = descriptionText(error.blocks);
+		Object.assign(json, error.data);
+	} else {
+		const blocks = gatewayErrorBlocks.get(error);
+		if (blocks) json.description = descriptionText(blocks);
+		else if (error.description) json.description = error.description;
+		if (error.httpCode) json.httpCode = error.httpCode;
+	}
+	return Object.assign(json, extra);
+}
