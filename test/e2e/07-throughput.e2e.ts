@@ -1,0 +1,60 @@
+/**
+ * Sending at the network's pace in a real n8n: n8n's own Retry On Fail (the engine re-runs the whole node with the
+ * same input) must not send an accepted message a second time. Checked at the sandbox gateway's recorded requests.
+ */
+import type { Execution } from './support/db';
+import { setup, type Env, type SandboxRequest } from './support/env';
+import { itemsCode, single } from './support/workflows';
+
+let env: Env;
+
+beforeAll(async () => {
+	env = await setup('throughput');
+});
+
+afterAll(async () => {
+	await env?.teardown();
+});
+
+const PHONES = ['5511988880011', '5511988880012', '5511988880013', '5511988880014', '5511988880015'];
+
+function expectSuccess(exec: Execution) {
+	if (exec.status !== 'success') {
+		throw new Error(`Execution ${exec.id} ended "${exec.status}": ${JSON.stringify(exec.error ?? exec.node('Gateway')?.error).slice(0, 1500)}`);
+	}
+}
+
+const recipientOf = (request: SandboxRequest) => (request.body as { to: string }).to;
+
+test('Retry On Fail (3 tries), the 4th message fails once: one accepted request per recipient, the execution succeeds', async () => {
+	const workflow = single(
+		'e2e retry on fail sends nothing twice',
+		{ resource: 'message', operation: 'send', messageType: 'text', recipientPhoneNumber: '={{ $json.phone }}', textBody: 'Seu pedido saiu' },
+		itemsCode(PHONES.map((phone) => ({ phone }))),
+	);
+	const gateway = workflow.nodes.find((node) => node.name === 'Gateway');
+	Object.assign(gateway, { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 });
+	const [imported] = await env.importWorkflows([workflow]);
+
+	await env.sandbox.control.reset();
+	await env.sandbox.control.fail({ route: 'messages', count: 1, mode: '500', skip: 3 });
+	const exec = await env.execute(imported);
+	expectSuccess(exec);
+
+	const messages = ((await env.requests()) as SandboxRequest[]).filter((request) => request.path === '/api/Messages');
+	// The 4th request failed; n8n ran the node again; only that recipient was sent again.
+	expect(messages.map((request) => request.status).filter((status) => status !== 200)).toEqual([500]);
+	expect(messages[3].status).toBe(500);
+	const accepted = messages.filter((request) => request.status === 200);
+	expect(accepted.map(recipientOf).sort()).toEqual(PHONES);
+	expect(messages).toHaveLength(6);
+	expect(recipientOf(messages[5])).toBe(recipientOf(messages[3]));
+
+	// Each output item carries the id of its recipient's one accepted message, in input order.
+	const idOf = Object.fromEntries(
+		accepted.map((request) => [recipientOf(request), (request.responseBody as { messages: Array<{ id: string }> }).messages[0].id]),
+	);
+	const items = exec.node('Gateway')!.items.map((item) => item.json);
+	expect(items.map((json) => json.to)).toEqual(PHONES);
+	expect(items.map((json) => json.messageId)).toEqual(PHONES.map((phone) => idOf[phone]));
+});
