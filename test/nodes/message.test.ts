@@ -359,7 +359,7 @@ describe('Recipients written nationally: the Default Country of the credential, 
 		const fromCredential = await thrown(
 			runGateway(gateway.sandbox, { resource: 'message', operation: 'send', ...text }, { credentials: { defaultCountry: 'Brazil' } }),
 		);
-		expect(fromCredential.message).toMatch(/Default Country of the Messaging Gateway credential: "Brazil" is not a country code/);
+		expect(fromCredential.message).toMatch(/Default Country of the Messaging Gateway credential \(item 0\): "Brazil" is not a country code/);
 		const fromNode = await thrown(send({ ...text, defaultCountry: 'XX' }));
 		expect(fromNode.message).toMatch(/^Default Country \(item 0\): "XX" is not a country code/);
 		expect(gateway.sandbox.requests).toHaveLength(0);

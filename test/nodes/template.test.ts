@@ -114,26 +114,26 @@ describe('Template > Create', () => {
 		[
 			'a gap in the placeholders',
 			{ bodyText: 'Hi {{1}} and {{3}}', bodyExamples: { example: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] } },
-			'Invalid "Body Text": The body text uses {{1}}, {{3}} but not {{2}}: placeholders are numbered from {{1}} without gaps',
+			'Body Text (item 0): The body text uses {{1}}, {{3}} but not {{2}}: placeholders are numbered from {{1}} without gaps',
 		],
 		[
 			'a placeholder without example',
 			{ bodyText: 'Hi {{1}}, order {{2}}', bodyExamples: { example: [{ value: 'Ana' }] } },
-			'Invalid "Body Examples": The body text: {{2}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
+			'Body Examples (item 0): The body text: {{2}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
 		],
-		['an empty body', { bodyText: '' }, 'Invalid "Body Text": The template needs a body: a BODY component with text'],
+		['an empty body', { bodyText: '' }, 'Body Text (item 0): The template needs a body: a BODY component with text'],
 		[
 			'a URL button without example',
 			{ urlButtons: { button: [{ text: 'Go', url: 'https://shop.example/{{1}}' }] } },
-			'Invalid "URL Buttons": The URL of button 1: {{1}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
+			'URL Buttons (item 0): The URL of button 1: {{1}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
 		],
-		['a hyphenated language', { language: 'en-US' }, 'Language "en-US" uses a hyphen: the gateway expects an underscore, as in en_US'],
+		['a hyphenated language', { language: 'en-US' }, 'Language (item 0): "en-US" uses a hyphen: the gateway expects an underscore, as in en_US'],
 		['an empty name', { name: ' ' }, /^Name \(item 0\): is empty; enter a name of lowercase letters/],
-		['invalid JSON components', { componentsInput: 'json', componentsJson: '[{"type": "BODY",' }, /^Components \(JSON\) is not valid JSON/],
+		['invalid JSON components', { componentsInput: 'json', componentsJson: '[{"type": "BODY",' }, /^Components \(JSON\) \(item 0\): is not valid JSON/],
 		[
 			'JSON components without a body',
 			{ componentsInput: 'json', componentsJson: '[{"type": "FOOTER", "text": "x"}]' },
-			'Invalid "Components (JSON)": The template needs a body: a BODY component with text',
+			'Components (JSON) (item 0): The template needs a body: a BODY component with text',
 		],
 	])('refuses %s, naming the field, and sends nothing', async (_case, change, message) => {
 		const error = await failure({ ...orderShipped, ...(change as INodeParameters) });
@@ -160,7 +160,7 @@ describe('Template > Create', () => {
 		expect(gateway.sandbox.requests[0].body).toMatchObject({ name: 'good_one' });
 		const [good, bad] = result.output[0];
 		expect(good.json).toMatchObject({ created: true });
-		expect(bad.json.error).toMatch(/^Invalid "Body Text": The body text uses \{\{2\}\} but not \{\{1\}\}/);
+		expect(bad.json.error).toMatch(/^Body Text \(item 1\): The body text uses \{\{2\}\} but not \{\{1\}\}/);
 		expect(bad.pairedItem).toEqual({ item: 1 });
 	});
 });
@@ -195,7 +195,7 @@ describe('Template > Get', () => {
 
 	it('refuses an ID that would change the path, before sending', async () => {
 		const error = await failure({ operation: 'get', templateId: '12/../../Webhooks' });
-		expect(error.message).toBe('Template ID "12/../../Webhooks" is not an ID: it holds a slash, space, ? or #');
+		expect(error.message).toBe('Template ID (item 0): "12/../../Webhooks" is not an ID: it holds a slash, space, ? or #');
 		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 });
@@ -246,7 +246,7 @@ describe('Template > Edit', () => {
 
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			`Template ${id} cannot be edited: The category of a template cannot be changed by an edit; create a new template with the other category instead (current category UTILITY, requested MARKETING)`,
+			`Update Fields › Category (item 0): template ${id} cannot be edited: The category of a template cannot be changed by an edit; create a new template with the other category instead (current category UTILITY, requested MARKETING)`,
 		);
 		expect(gateway.sandbox.requests.map((r) => r.method)).toEqual(['GET']);
 	});
@@ -259,7 +259,7 @@ describe('Template > Edit', () => {
 		const error = await failure({ operation: 'edit', templateId: id, footerText: 'x' });
 
 		expect(error.message).toBe(
-			`Template ${id} cannot be edited: The template's status is ${status}: only templates whose status is APPROVED, REJECTED, PAUSED can be edited`,
+			`Template ID (item 0): template ${id} cannot be edited: The template's status is ${status}: only templates whose status is APPROVED, REJECTED, PAUSED can be edited`,
 		);
 		expect(error.description).toContain('at most 10 edits in 30 days, or 1 edit in 24 hours');
 		expect(gateway.sandbox.requests.map((r) => r.method)).toEqual(['GET']);
@@ -291,10 +291,10 @@ describe('Template > Edit', () => {
 		gateway.sandbox.requests.length = 0;
 
 		expect((await failure({ operation: 'edit', templateId: id })).message).toBe(
-			'Nothing to change: set a field or a component to edit',
+			'Update Fields (item 0): nothing to change: set a field or a component to edit',
 		);
 		expect((await failure({ operation: 'edit', templateId: id, bodyText: 'Hi {{2}}' })).message).toMatch(
-			/^Invalid "Body Text": The body text uses \{\{2\}\} but not \{\{1\}\}/,
+			/^Body Text \(item 0\): The body text uses \{\{2\}\} but not \{\{1\}\}/,
 		);
 		expect(gateway.sandbox.requests).toHaveLength(0);
 	});

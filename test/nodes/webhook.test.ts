@@ -93,11 +93,11 @@ describe('Webhook > Create', () => {
 			'a header given twice',
 			create({ customHeaders: { header: [{ name: 'X-A', value: '1' }, { name: 'x-a', value: '2' }] } }),
 			{},
-			'Custom Headers: "x-a" is given twice',
+			'Custom Headers (item 0): "x-a" is given twice',
 		],
-		['a header without name', create({ customHeaders: { header: [{ name: '', value: '1' }] } }), {}, 'Custom Headers: header 1 has no name'],
-		['no phone anywhere', create(), { phoneId: '' }, 'Phone is empty and the credential has no Phone ID'],
-		['an unknown meta version', create({ metaVersion: '={{ "v99" }}' }), {}, 'Meta Version "v99" is not one of v11, v16, LATEST'],
+		['a header without name', create({ customHeaders: { header: [{ name: '', value: '1' }] } }), {}, 'Custom Headers (item 0): header 1 has no name'],
+		['no phone anywhere', create(), { phoneId: '' }, 'Phone (item 0): is empty and the credential has no Phone ID'],
+		['an unknown meta version', create({ metaVersion: '={{ "v99" }}' }), {}, 'Meta Version (item 0): "v99" is not one of v11, v16, LATEST'],
 	])('refuses %s with a clear error and sends nothing', async (_case, parameters, credentialOverrides, message) => {
 		const error = await failure(run(parameters, credentialOverrides));
 

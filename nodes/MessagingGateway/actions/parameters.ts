@@ -15,11 +15,14 @@ export interface TextParameterOptions {
 }
 
 /** A bad value of one field: the error names the field and the item, and says nothing was sent for it. */
-export function inputError(this: IExecuteFunctions, itemIndex: number, field: string, reason: string): NodeOperationError {
-	return new NodeOperationError(this.getNode(), `${field} (item ${itemIndex}): ${reason}`, {
-		itemIndex,
-		description: `Correct "${field}" of item ${itemIndex}. Nothing was sent for this item.`,
-	});
+export function inputError(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	reason: string,
+	description = `Correct "${field}" of item ${itemIndex}. Nothing was sent for this item.`,
+): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `${field} (item ${itemIndex}): ${reason}`, { itemIndex, description });
 }
 
 /** The text of parameter `name` (display name `field`) for an item; '' when it is hidden or empty. */

@@ -65,7 +65,7 @@ describe('template message', () => {
 	it('refuses a missing name and a name with spaces', () => {
 		expect(inputError(() => build({ templateName: ' ', templateLanguage: 'pt_BR' })).field).toBe('Template Name');
 		expect(inputError(() => build({ templateName: 'order shipped', templateLanguage: 'pt_BR' })).reason).toMatch(
-			/spaces/,
+			/lowercase letters, digits and underscores/,
 		);
 	});
 

@@ -57,10 +57,13 @@ async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Pro
 	}
 	const read = readDefaultCountry((await getGatewaySettings.call(this)).defaultCountry);
 	if ('problem' in read) {
-		throw new NodeOperationError(this.getNode(), `Default Country of the Messaging Gateway credential: ${read.problem}`, {
+		throw inputError.call(
+			this,
 			itemIndex,
-			description: 'Open the credential and correct Default Country, or leave it empty. Nothing was sent.',
-		});
+			'Default Country of the Messaging Gateway credential',
+			read.problem,
+			'Open the credential and correct Default Country, or leave it empty. Nothing was sent.',
+		);
 	}
 	return read.country;
 }

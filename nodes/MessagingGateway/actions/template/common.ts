@@ -1,6 +1,5 @@
 /** Fields and checks shared by the template operations. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { checkTemplateCategory, checkTemplateName } from '../../../gateway/checks';
 import { TEMPLATE_CATEGORIES } from '../../../gateway/spec';
@@ -30,11 +29,9 @@ export function templateIdField(operation: string): INodeProperties {
 
 export function readTemplateId(this: IExecuteFunctions, itemIndex: number): string {
 	const id = readTextParameter.call(this, 'templateId', itemIndex, 'Template ID');
-	if (!id) throw new NodeOperationError(this.getNode(), 'Template ID is empty', { itemIndex });
+	if (!id) throw inputError.call(this, itemIndex, 'Template ID', 'is empty; enter the ID returned when the template was created');
 	if (/[/?#\s]/.test(id)) {
-		throw new NodeOperationError(this.getNode(), `Template ID "${id}" is not an ID: it holds a slash, space, ? or #`, {
-			itemIndex,
-		});
+		throw inputError.call(this, itemIndex, 'Template ID', `"${id}" is not an ID: it holds a slash, space, ? or #`);
 	}
 	return id;
 }
@@ -53,7 +50,7 @@ export function assertCategory(this: IExecuteFunctions, itemIndex: number, categ
 	return checked.value;
 }
 
-export function assertLanguage(this: IExecuteFunctions, itemIndex: number, language: string): void {
+export function assertLanguage(this: IExecuteFunctions, itemIndex: number, language: string, field = 'Language'): void {
 	const problem = checkLanguage(language);
-	if (problem) throw new NodeOperationError(this.getNode(), `Language ${problem}`, { itemIndex });
+	if (problem) throw inputError.call(this, itemIndex, field, problem);
 }

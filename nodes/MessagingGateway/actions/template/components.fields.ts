@@ -4,7 +4,6 @@
  * and turns a problem into an error that names the item and the field.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { checkTemplateComponents, type TemplateProblem } from '../../templates/check';
 import {
@@ -13,7 +12,7 @@ import {
 	parseComponentsJson,
 	type TemplateComponent,
 } from '../../templates/components';
-import { readTextOption, readTextParameter } from '../parameters';
+import { inputError, readTextOption, readTextParameter } from '../parameters';
 
 type TemplateOperation = 'create' | 'edit';
 
@@ -197,7 +196,7 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 	if (input === 'json') {
 		const parsed = parseComponentsJson(this.getNodeParameter('componentsJson', itemIndex, ''));
 		if ('error' in parsed) {
-			throw new NodeOperationError(this.getNode(), `Components (JSON) ${parsed.error}`, { itemIndex });
+			throw inputError.call(this, itemIndex, 'Components (JSON)', parsed.error);
 		}
 		return { input, components: parsed.components };
 	}
@@ -238,10 +237,12 @@ export function assertComponents(
 	const problems = checkTemplateComponents(read.components, { requireBody });
 	if (!problems.length) return;
 	const [first] = problems;
-	throw new NodeOperationError(this.getNode(), `Invalid "${fieldOf(first, read.input)}": ${first.message}`, {
+	throw inputError.call(
+		this,
 		itemIndex,
-		description:
-			problems.map((problem) => `${fieldOf(problem, read.input)}: ${problem.message}.`).join('\n') +
+		fieldOf(first, read.input),
+		first.message,
+		problems.map((problem) => `${fieldOf(problem, read.input)}: ${problem.message}.`).join('\n') +
 			'\nNothing was sent to the gateway.',
-	});
+	);
 }

@@ -5,12 +5,12 @@
  * approved, rejected or paused, or a change of category.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { gatewayRequest } from '../../../gateway/transport';
 import { componentType, mergeComponents, type GatewayTemplate } from '../../templates/components';
-import { editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
-import { readTextOption } from '../parameters';
+import { CATEGORY_CHANGE_REASON, editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
+import { inputError, readTextOption } from '../parameters';
 import {
 	assertCategory,
 	assertLanguage,
@@ -91,15 +91,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const language = readTextOption.call(this, updates.language, itemIndex, 'Update Fields › Language');
 	const typedCategory = readTextOption.call(this, updates.category, itemIndex, 'Update Fields › Category');
 	const category = typedCategory === '' ? '' : assertCategory.call(this, itemIndex, typedCategory, 'Update Fields › Category');
-	if (updates.language !== undefined) assertLanguage.call(this, itemIndex, language);
+	if (updates.language !== undefined) assertLanguage.call(this, itemIndex, language, 'Update Fields › Language');
 	const read = readComponents.call(this, itemIndex);
 	assertComponents.call(this, itemIndex, read, !startFromCurrent);
 	if (startFromCurrent && !read.components.length && !name && !language && !category) {
 		// Sending the same content again would still count against the edit quota of an approved template.
-		throw new NodeOperationError(this.getNode(), 'Nothing to change: set a field or a component to edit', {
+		throw inputError.call(
+			this,
 			itemIndex,
-			description: 'With Start From Current Template on, only what you set is changed, and nothing was set.',
-		});
+			'Update Fields',
+			'nothing to change: set a field or a component to edit',
+			'With Start From Current Template on, only what you set is changed, and nothing was set. Nothing was sent.',
+		);
 	}
 
 	const current = (
@@ -113,19 +116,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const refusal = editRefusal(current, category || undefined);
 	if (refusal) {
-		throw new NodeOperationError(this.getNode(), `Template ${id} cannot be edited: ${refusal}`, {
-			itemIndex,
-			description: `${TEMPLATE_EDIT_RULES} Nothing was sent.`,
-		});
+		const field = refusal.startsWith(CATEGORY_CHANGE_REASON) ? 'Update Fields › Category' : 'Template ID';
+		throw inputError.call(this, itemIndex, field, `template ${id} cannot be edited: ${refusal}`, `${TEMPLATE_EDIT_RULES} Nothing was sent.`);
 	}
 
 	const currentComponents = Array.isArray(current.components) ? current.components : [];
 	const components = startFromCurrent ? mergeComponents(currentComponents, read.components) : read.components;
 	if (!components.some((component) => componentType(component) === 'BODY')) {
-		throw new NodeOperationError(this.getNode(), 'The edited template would have no body', {
+		throw inputError.call(
+			this,
 			itemIndex,
-			description: 'A template needs a BODY component with text. Nothing was sent.',
-		});
+			'Body Text',
+			'the edited template would have no body',
+			'A template needs a BODY component with text. Nothing was sent.',
+		);
 	}
 	const body: IDataObject = {
 		name: name || current.name,

@@ -3,7 +3,6 @@
  * notifications for the chosen subscription types.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_ID_QUERY_PARAM, WEBHOOK_EVENT_TYPES, WEBHOOK_META_VERSIONS } from '../../../gateway/spec';
 import { checkWebhookTypes } from '../../../gateway/checks';
@@ -112,11 +111,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if ('problem' in types) throw inputError.call(this, itemIndex, 'Subscription Types', types.problem);
 	const metaVersion = readTextParameter.call(this, 'metaVersion', itemIndex, 'Meta Version') || 'LATEST';
 	if (!(WEBHOOK_META_VERSIONS as readonly string[]).includes(metaVersion)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Meta Version "${metaVersion}" is not one of ${WEBHOOK_META_VERSIONS.join(', ')}`,
-			{ itemIndex },
-		);
+		throw inputError.call(this, itemIndex, 'Meta Version', `"${metaVersion}" is not one of ${WEBHOOK_META_VERSIONS.join(', ')}`);
 	}
 	const pairs = (this.getNodeParameter('customHeaders.header', itemIndex, []) as IDataObject[]).map((pair, i) => ({
 		name: readTextOption.call(this, pair.name, itemIndex, `Custom Headers › header ${i + 1} › Name`),
@@ -124,7 +119,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}));
 	const headers = headersMap(pairs);
 	if ('error' in headers) {
-		throw new NodeOperationError(this.getNode(), `Custom Headers: ${headers.error}`, { itemIndex });
+		throw inputError.call(this, itemIndex, 'Custom Headers', headers.error);
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const phoneIdQuery = readTextOption.call(this, options.phoneId, itemIndex, 'Options › Phone ID');
@@ -133,10 +128,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		(await getGatewaySettings.call(this)).phoneId ||
 		phoneIdQuery;
 	if (!phone) {
-		throw new NodeOperationError(this.getNode(), 'Phone is empty and the credential has no Phone ID', {
+		throw inputError.call(
+			this,
 			itemIndex,
-			description: 'The gateway needs the phone of the account the webhook is for: set Phone, or the credential’s Phone ID.',
-		});
+			'Phone',
+			'is empty and the credential has no Phone ID',
+			'The gateway needs the phone of the account the webhook is for: set Phone, or the credential’s Phone ID.',
+		);
 	}
 
 	const body: IDataObject = { phone, meta_version: metaVersion, types: types.value, headers: headers.headers, endpoint };

@@ -10,6 +10,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { checkTemplateName } from '../../../../gateway/checks';
 import { TEMPLATE_ID_PARAMETER, templateParametersField } from '../../../methods/templateParameters';
 import { buildMessageComponents, parametersFromIds } from '../../../templates/parameters';
 
@@ -178,7 +179,8 @@ export function normalizeLanguageCode(value: unknown, field = 'Language Code'): 
 
 export function build(params: TemplateParams): TemplatePayload {
 	const name = requiredText(params.templateName, 'Template Name', 'enter the name of an approved template');
-	if (/\s/.test(name)) throw new MessageInputError('Template Name', `"${name}" contains spaces; template names never do`);
+	const checkedName = checkTemplateName(name);
+	if ('problem' in checkedName) throw new MessageInputError('Template Name', checkedName.problem);
 	const code = normalizeLanguageCode(params.templateLanguage);
 
 	const components =
