@@ -238,17 +238,17 @@ describe('Template > Edit', () => {
 		});
 	});
 
-	it('refuses a category change with the reason, after reading and before any PUT', async () => {
-		const id = await createTemplate();
-		gateway.sandbox.requests.length = 0;
-
-		const error = await failure({ operation: 'edit', templateId: id, updateFields: { category: 'MARKETING' } });
-
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
-			`Update Fields › Category (item 0): template ${id} cannot be edited: The category of a template cannot be changed by an edit; create a new template with the other category instead (current category UTILITY, requested MARKETING)`,
+	it('offers no Category on Edit (an edit cannot change it) and sends the current one', async () => {
+		const updateFields = new MessagingGateway().description.properties.find(
+			(property) => property.name === 'updateFields' && property.displayOptions?.show?.operation?.includes('edit'),
 		);
-		expect(gateway.sandbox.requests.map((r) => r.method)).toEqual(['GET']);
+		expect((updateFields?.options ?? []).map((option) => option.name)).not.toContain('category');
+
+		const id = await createTemplate();
+		gateway.sandbox.setTemplateStatus(id, 'APPROVED');
+		gateway.sandbox.requests.length = 0;
+		await edit(id, { footerText: 'Thanks' });
+		expect(gateway.sandbox.requests[1].body).toMatchObject({ name: 'order_shipped', category: 'UTILITY' });
 	});
 
 	it.each(['PENDING', 'DISABLED'])('refuses to edit a %s template, naming the editable states', async (status) => {

@@ -25,7 +25,7 @@ function normalise(value: unknown): string {
  * Why the current template may not be edited into the requested one, or undefined when it may. An absent status
  * or category is left to the gateway to judge.
  */
-export function editRefusal(current: GatewayTemplate, requestedCategory: string | undefined): string | undefined {
+export function editRefusal(current: GatewayTemplate, requestedCategory?: string): string | undefined {
 	const status = normalise(current.status);
 	if (status && !(TEMPLATE_EDITABLE_STATUSES as readonly string[]).includes(status)) {
 		return (

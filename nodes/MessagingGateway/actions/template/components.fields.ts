@@ -51,6 +51,16 @@ export function componentFields(operation: TemplateOperation): INodeProperties[]
 			displayOptions: showFields,
 		},
 		{
+			displayName: 'Body Format',
+			name: 'bodyFormat',
+			type: 'options',
+			options: COMPONENT_FORMATS.map(formatOption),
+			default: 'TEXT',
+			description:
+				'Format of the body component, almost always Text. The media of a template goes in its Header, not here.',
+			displayOptions: showFields,
+		},
+		{
 			displayName: 'Body Examples',
 			name: 'bodyExamples',
 			type: 'fixedCollection',
@@ -67,15 +77,6 @@ export function componentFields(operation: TemplateOperation): INodeProperties[]
 					values: [{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. Ana' }],
 				},
 			],
-		},
-		{
-			displayName: 'Body Format',
-			name: 'bodyFormat',
-			type: 'options',
-			options: COMPONENT_FORMATS.map(formatOption),
-			default: 'TEXT',
-			description: 'Format of the body component; a template with media declares it in its header',
-			displayOptions: showFields,
 		},
 		{
 			displayName: 'Header',

@@ -2,29 +2,19 @@
  * Template > Edit (`PUT /api/Templates/{id}`, version 5.0). The gateway replaces the whole template, so by default
  * the node reads the current template first and changes only what the user set. The current template is always
  * read, also to refuse before sending an edit the rules forbid (spec sections 3, 4.5 and 8): a status other than
- * approved, rejected or paused, or a change of category.
+ * approved, rejected or paused. The category is always the current one: an edit cannot change it.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { gatewayRequest } from '../../../gateway/transport';
 import { componentType, mergeComponents, type GatewayTemplate } from '../../templates/components';
-import { CATEGORY_CHANGE_REASON, editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
+import { editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
 import { inputError, readTextOption } from '../parameters';
-import {
-	assertCategory,
-	assertLanguage,
-	assertTemplateName,
-	CATEGORY_DESCRIPTION,
-	categoryOptions,
-	readTemplateId,
-	templateIdField,
-} from './common';
+import { assertLanguage, assertTemplateName, readTemplateId, templateIdField } from './common';
 import { assertComponents, componentFields, readComponents } from './components.fields';
 
 const show = { resource: ['template'], operation: ['edit'] };
-
-const EDIT_CATEGORY_DESCRIPTION = `It must be the current category: an edit cannot change it. ${CATEGORY_DESCRIPTION}`;
 
 export const description: INodeProperties[] = [
 	templateIdField('edit'),
@@ -51,17 +41,10 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Fields left out keep their current value',
+		// No Category: an edit cannot change it (spec section 8), so the current one is always sent.
+		description: 'Fields left out keep their current value. The category cannot be changed by an edit.',
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Category',
-				name: 'category',
-				type: 'options',
-				options: categoryOptions,
-				default: 'UTILITY',
-				description: EDIT_CATEGORY_DESCRIPTION,
-			},
 			{
 				displayName: 'Language',
 				name: 'language',
@@ -89,12 +72,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const name = readTextOption.call(this, updates.name, itemIndex, 'Update Fields › Name');
 	if (name !== '') assertTemplateName.call(this, itemIndex, name, 'Update Fields › Name');
 	const language = readTextOption.call(this, updates.language, itemIndex, 'Update Fields › Language');
-	const typedCategory = readTextOption.call(this, updates.category, itemIndex, 'Update Fields › Category');
-	const category = typedCategory === '' ? '' : assertCategory.call(this, itemIndex, typedCategory, 'Update Fields › Category');
 	if (updates.language !== undefined) assertLanguage.call(this, itemIndex, language, 'Update Fields › Language');
 	const read = readComponents.call(this, itemIndex);
 	assertComponents.call(this, itemIndex, read, !startFromCurrent);
-	if (startFromCurrent && !read.components.length && !name && !language && !category) {
+	if (startFromCurrent && !read.components.length && !name && !language) {
 		// Sending the same content again would still count against the edit quota of an approved template.
 		throw inputError.call(
 			this,
@@ -114,10 +95,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		})
 	).body as GatewayTemplate;
 
-	const refusal = editRefusal(current, category || undefined);
+	const refusal = editRefusal(current);
 	if (refusal) {
-		const field = refusal.startsWith(CATEGORY_CHANGE_REASON) ? 'Update Fields › Category' : 'Template ID';
-		throw inputError.call(this, itemIndex, field, `template ${id} cannot be edited: ${refusal}`, `${TEMPLATE_EDIT_RULES} Nothing was sent.`);
+		throw inputError.call(this, itemIndex, 'Template ID', `template ${id} cannot be edited: ${refusal}`, `${TEMPLATE_EDIT_RULES} Nothing was sent.`);
 	}
 
 	const currentComponents = Array.isArray(current.components) ? current.components : [];
@@ -134,7 +114,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = {
 		name: name || current.name,
 		language: language || current.language,
-		category: category || current.category,
+		category: current.category,
 		components: components as IDataObject[],
 	};
 

@@ -79,7 +79,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 5511999999999',
-		description: 'Phone of the network account the webhook is for. Empty: the Phone ID of the credential (or of the option below).',
+		description:
+			'The phone whose notifications the webhook receives (sent as `phone`). Empty: the credential’s Phone ID, else Options › Act as Phone ID.',
 		displayOptions: { show },
 	},
 	{
@@ -91,12 +92,12 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		options: [
 			{
-				displayName: 'Phone ID',
+				displayName: 'Act as Phone ID',
 				name: 'phoneId',
 				type: 'string',
 				default: '',
 				description:
-					'Phone ID of the network account, sent as a query parameter. Used when the credential has no phone ID or permits another.',
+					'The account the gateway registers the webhook under (the phoneId query parameter), when the credential has no Phone ID or permits another. Not the phone the webhook listens to: that is Phone above.',
 			},
 		],
 	},
@@ -122,7 +123,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw inputError.call(this, itemIndex, 'Custom Headers', headers.error);
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const phoneIdQuery = readTextOption.call(this, options.phoneId, itemIndex, 'Options › Phone ID');
+	const phoneIdQuery = readTextOption.call(this, options.phoneId, itemIndex, 'Options › Act as Phone ID');
 	const phone =
 		readTextParameter.call(this, 'phone', itemIndex, 'Phone') ||
 		(await getGatewaySettings.call(this)).phoneId ||
