@@ -49,6 +49,12 @@ export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /**
+ * Media kinds that carry a `caption`. The spec shows it on document only; NOTES.md: the network also takes it on
+ * image and video, which the gateway's version 5.0 passes through. Audio and stickers have none on the network.
+ */
+export const CAPTIONED_MEDIA_KINDS = ['image', 'video', 'document'] as const satisfies readonly MediaKind[];
+
+/**
  * Media limits (spec section 8), read as decimal as NOTES.md says (5 MB = 5,000,000 bytes, 100 KB = 100,000 bytes),
  * and the formats the network accepts per kind (NOTES.md), each with the content type it is uploaded as; format ids
  * are those of gateway/mediaFormat.ts, which tells them apart from a file's first bytes. Documents take any format.

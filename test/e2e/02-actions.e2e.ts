@@ -239,7 +239,7 @@ describe('message: send, one workflow per message type', () => {
 		const { exec, requests } = await runWorkflow(
 			single(
 				'e2e message document id',
-				send('document', { mediaSource: 'id', mediaId: '987654321', documentCaption: 'Your invoice', documentFilename: 'invoice.pdf' }),
+				send('document', { mediaSource: 'id', mediaId: '987654321', mediaCaption: 'Your invoice', documentFilename: 'invoice.pdf' }),
 			),
 		);
 		expectSuccess(exec);

@@ -19,10 +19,10 @@ const FIELDS: Record<string, string[]> = {
 	'Interactive List': ['listHeader', 'listBody', 'listFooter', 'listButtonLabel'],
 	Contacts: ['contactsInputMode'],
 	Location: ['latitude', 'longitude', 'locationName', 'locationAddress'],
-	Image: ['mediaSource', 'binaryPropertyName'],
+	Image: ['mediaSource', 'binaryPropertyName', 'mediaCaption'],
 	Audio: ['mediaSource', 'binaryPropertyName'],
-	Video: ['mediaSource', 'binaryPropertyName'],
-	Document: ['mediaSource', 'binaryPropertyName', 'documentCaption', 'documentFilename'],
+	Video: ['mediaSource', 'binaryPropertyName', 'mediaCaption'],
+	Document: ['mediaSource', 'binaryPropertyName', 'mediaCaption', 'documentFilename'],
 	Sticker: ['mediaSource', 'binaryPropertyName'],
 	Reaction: ['reactionMessageId', 'reactionEmoji'],
 };

@@ -158,10 +158,20 @@ describe('Send: the body of each message type is exactly spec 2.2', () => {
 		['image by id', { messageType: 'image', mediaSource: 'id', mediaId: '1234567890' }, { type: 'image', image: { id: '1234567890' } }],
 		['audio by id', { messageType: 'audio', mediaSource: 'id', mediaId: '11' }, { type: 'audio', audio: { id: '11' } }],
 		['video by id', { messageType: 'video', mediaSource: 'id', mediaId: '12' }, { type: 'video', video: { id: '12' } }],
+		[
+			'image with a caption',
+			{ messageType: 'image', mediaSource: 'id', mediaId: '15', mediaCaption: 'Seu pedido' },
+			{ type: 'image', image: { id: '15', caption: 'Seu pedido' } },
+		],
+		[
+			'video with a caption',
+			{ messageType: 'video', mediaSource: 'id', mediaId: '16', mediaCaption: 'Como usar' },
+			{ type: 'video', video: { id: '16', caption: 'Como usar' } },
+		],
 		['sticker by id', { messageType: 'sticker', mediaSource: 'id', mediaId: '13' }, { type: 'sticker', sticker: { id: '13' } }],
 		[
 			'document by id',
-			{ messageType: 'document', mediaSource: 'id', mediaId: '14', documentCaption: 'Nota', documentFilename: 'nota.pdf' },
+			{ messageType: 'document', mediaSource: 'id', mediaId: '14', mediaCaption: 'Nota', documentFilename: 'nota.pdf' },
 			{ type: 'document', document: { id: '14', caption: 'Nota', filename: 'nota.pdf' } },
 		],
 		[
@@ -233,7 +243,7 @@ describe('media from a binary property', () => {
 	it("sends a document under the binary's file name unless a file name is given", async () => {
 		const pdf = { data: Buffer.from('%PDF-1.4 test'), fileName: 'relatorio.pdf', mimeType: 'application/pdf' };
 		await send(
-			{ messageType: 'document', mediaSource: 'binary', binaryPropertyName: 'data', documentCaption: 'Relatório' },
+			{ messageType: 'document', mediaSource: 'binary', binaryPropertyName: 'data', mediaCaption: 'Relatório' },
 			{ items: [{ json: {}, binary: { data: pdf } }] },
 		);
 		const id = (gateway.sandbox.requests[0].responseBody as { id: string }).id;

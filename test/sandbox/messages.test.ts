@@ -31,6 +31,10 @@ describe('accepted messages', () => {
 		expect((await sendMessage(sandbox, body)).status).toBe(200);
 	});
 
+	it.each(['image', 'video'])('accepts a %s with a caption (NOTES.md: the network takes it)', async (kind) => {
+		expect((await sendMessage(sandbox, message(kind, { id: '1', caption: 'Seu pedido' }))).status).toBe(200);
+	});
+
 	it('accepts a template message without components', async () => {
 		const body = message('template', { name: 'hello', language: { policy: 'deterministic', code: 'en_US' } });
 		expect((await sendMessage(sandbox, body)).status).toBe(200);
@@ -193,7 +197,8 @@ const MALFORMED: Array<[string, unknown, string]> = [
 		'contacts[0].addresses[0].zip',
 	],
 	['an image given by link', message('image', { link: 'https://example.com/a.png' }), 'image.link'],
-	['an image with a caption (not in the spec)', message('image', { id: '1', caption: 'x' }), 'image.caption'],
+	['an audio with a caption (the network takes none on audio)', message('audio', { id: '1', caption: 'x' }), 'audio.caption'],
+	['an image caption that is not text', message('image', { id: '1', caption: 7 }), 'image.caption'],
 	['a media id that is not a media id', message('audio', { id: 'voice.ogg' }), 'audio.id'],
 	['a document without id', message('document', { filename: 'a.pdf' }), 'document.id'],
 	['a reaction without message_id', message('reaction', { emoji: '\uD83D\uDE00' }), 'reaction.message_id'],

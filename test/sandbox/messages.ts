@@ -63,9 +63,9 @@ const TYPE_VALIDATORS: Record<MessageType, (value: unknown, field: string) => vo
 	interactive: validateInteractive,
 	contacts: validateContacts,
 	location: validateLocation,
-	image: validateMediaById,
+	image: validateCaptionedMedia,
 	audio: validateMediaById,
-	video: validateMediaById,
+	video: validateCaptionedMedia,
 	sticker: validateMediaById,
 	document: validateDocument,
 	reaction: validateReaction,
@@ -237,6 +237,14 @@ function validateMediaById(value: unknown, field: string): void {
 	const media = object(value, field);
 	onlyKeys(media, field, ['id']);
 	matching(media.id, `${field}.id`, MEDIA_ID_PATTERN, 'a media id from the media upload (digits)');
+}
+
+/** Image and video: the media id and an optional caption (NOTES.md: the network takes it; spec.ts CAPTIONED_MEDIA_KINDS). */
+function validateCaptionedMedia(value: unknown, field: string): void {
+	const media = object(value, field);
+	onlyKeys(media, field, ['id', 'caption']);
+	matching(media.id, `${field}.id`, MEDIA_ID_PATTERN, 'a media id from the media upload (digits)');
+	optionalString(media.caption, `${field}.caption`, { allowEmpty: true });
 }
 
 function validateDocument(value: unknown, field: string): void {

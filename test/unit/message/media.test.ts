@@ -1,17 +1,28 @@
 import { build, readMediaInput } from '../../../nodes/MessagingGateway/actions/message/types/media';
-import { MEDIA_KINDS } from '../../../nodes/gateway/spec';
+import { CAPTIONED_MEDIA_KINDS, MEDIA_KINDS } from '../../../nodes/gateway/spec';
 import { inputError } from './inputError';
 
 const byId = { mediaSource: 'id', mediaId: '1234567890' };
 
 describe('media messages', () => {
-	it.each(MEDIA_KINDS.filter((kind) => kind !== 'document'))('sends a %s as its media id only', (kind) => {
-		const input = readMediaInput(kind, { ...byId, documentCaption: 'ignored', documentFilename: 'ignored.pdf' });
+	it.each(['audio', 'sticker'] as const)('sends a %s as its media id only (the network takes no caption on it)', (kind) => {
+		const input = readMediaInput(kind, { ...byId, mediaCaption: 'ignored', documentFilename: 'ignored.pdf' });
 		expect(build(input, '1234567890')).toEqual({ type: kind, [kind]: { id: '1234567890' } });
 	});
 
+	it.each(['image', 'video'] as const)('sends a %s with its caption, and without one when it is empty', (kind) => {
+		const input = readMediaInput(kind, { ...byId, mediaCaption: ' Seu pedido ', documentFilename: 'ignored.pdf' });
+		expect(build(input, '1234567890')).toEqual({ type: kind, [kind]: { id: '1234567890', caption: 'Seu pedido' } });
+		expect(build(readMediaInput(kind, { ...byId, mediaCaption: '' }), '1')).toEqual({ type: kind, [kind]: { id: '1' } });
+	});
+
+	it('offers the caption for exactly the kinds that take one', () => {
+		expect([...CAPTIONED_MEDIA_KINDS].sort()).toEqual(['document', 'image', 'video']);
+		expect(MEDIA_KINDS.filter((kind) => !(CAPTIONED_MEDIA_KINDS as readonly string[]).includes(kind)).sort()).toEqual(['audio', 'sticker']);
+	});
+
 	it('sends a document with caption and file name', () => {
-		const input = readMediaInput('document', { ...byId, documentCaption: ' Your invoice ', documentFilename: 'invoice.pdf' });
+		const input = readMediaInput('document', { ...byId, mediaCaption: ' Your invoice ', documentFilename: 'invoice.pdf' });
 		expect(build(input, '99', 'upload.pdf')).toEqual({
 			type: 'document',
 			document: { id: '99', caption: 'Your invoice', filename: 'invoice.pdf' },
@@ -38,6 +49,6 @@ describe('media messages', () => {
 		expect(inputError(() => readMediaInput('audio', { mediaSource: 'binary', binaryPropertyName: '' })).field).toBe(
 			'Input Binary Field',
 		);
-		expect(inputError(() => readMediaInput('document', { ...byId, documentCaption: { a: 1 } })).field).toBe('Caption');
+		expect(inputError(() => readMediaInput('document', { ...byId, mediaCaption: { a: 1 } })).field).toBe('Caption');
 	});
 });

@@ -25,7 +25,7 @@ export const messageTypeField: INodeProperties = {
 		{ name: 'Audio', value: 'audio', description: 'An audio file (AAC, MP4, MPEG, AMR or OGG with the opus codec)' },
 		{ name: 'Contacts', value: 'contacts', description: 'One or more contact cards' },
 		{ name: 'Document', value: 'document', description: 'Any file, with a caption and file name' },
-		{ name: 'Image', value: 'image', description: 'A JPEG or PNG image' },
+		{ name: 'Image', value: 'image', description: 'A JPEG or PNG image, with an optional caption' },
 		{
 			name: 'Interactive Buttons',
 			value: 'interactiveButtons',
@@ -41,7 +41,7 @@ export const messageTypeField: INodeProperties = {
 			description: 'An approved template; the only kind that may start a conversation',
 		},
 		{ name: 'Text', value: 'text', description: 'A text message' },
-		{ name: 'Video', value: 'video', description: 'An MP4 or 3GP video' },
+		{ name: 'Video', value: 'video', description: 'An MP4 or 3GP video, with an optional caption' },
 	],
 	default: 'text',
 };

@@ -1,13 +1,13 @@
 /**
- * Media messages (spec 2.2, types `image`, `audio`, `video`, `document`, `sticker`): `{ <kind>: { id } }`, and for a
- * document also `caption` and `filename`. The media is an existing media id, or a file in a binary property of the
+ * Media messages (spec 2.2, types `image`, `audio`, `video`, `document`, `sticker`): `{ <kind>: { id } }`, with a
+ * `caption` for image, video and document (CAPTIONED_MEDIA_KINDS) and a `filename` for a document. The media is an existing media id, or a file in a binary property of the
  * input item that the send operation uploads first (POST /api/Medias) to get the id; the upload helper checks the
  * size limit and the format of the kind (spec 8) before anything is sent.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { acceptedFormatsOf } from '../../../../gateway/media';
-import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../../gateway/spec';
+import { CAPTIONED_MEDIA_KINDS, MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../../gateway/spec';
 import {
 	MessageInputError,
 	type MessagePayload,
@@ -65,11 +65,12 @@ export const fields: INodeProperties[] = [
 	},
 	{
 		displayName: 'Caption',
-		name: 'documentCaption',
+		name: 'mediaCaption',
 		type: 'string',
+		typeOptions: { rows: 2 },
 		default: '',
-		description: 'Optional text shown with the document',
-		displayOptions: showForMessageTypes(['document']),
+		description: 'Optional text shown under the image, video or document (audio and stickers have none on the network)',
+		displayOptions: showForMessageTypes([...CAPTIONED_MEDIA_KINDS]),
 	},
 	{
 		displayName: 'File Name',
@@ -86,7 +87,7 @@ export interface MediaParams {
 	mediaSource?: unknown;
 	mediaId?: unknown;
 	binaryPropertyName?: unknown;
-	documentCaption?: unknown;
+	mediaCaption?: unknown;
 	documentFilename?: unknown;
 }
 
@@ -96,7 +97,7 @@ export type MediaSource = { source: 'id'; mediaId: string } | { source: 'binary'
 export interface MediaInput {
 	kind: MediaKind;
 	from: MediaSource;
-	/** Documents only; '' when empty. */
+	/** Image, video and document; '' when empty or for other kinds. */
 	caption: string;
 	/** Documents only; '' when empty, then the binary's file name is used. */
 	filename: string;
@@ -108,10 +109,11 @@ export function isMediaKind(value: unknown): value is MediaKind {
 
 export function readMediaInput(kind: MediaKind, params: MediaParams): MediaInput {
 	const isDocument = kind === 'document';
+	const hasCaption = (CAPTIONED_MEDIA_KINDS as readonly MediaKind[]).includes(kind);
 	return {
 		kind,
 		from: readMediaSource(params),
-		caption: isDocument ? optionalText(params.documentCaption, 'Caption') : '',
+		caption: hasCaption ? optionalText(params.mediaCaption, 'Caption') : '',
 		filename: isDocument ? optionalText(params.documentFilename, 'File Name') : '',
 	};
 }
@@ -135,19 +137,16 @@ export type MediaPayload = { [K in MediaKind]: MessagePayload<K, MediaObject> }[
 
 /**
  * The payload once the media id is known. `uploadedFileName` is the uploaded binary's name, the default file name
- * of a document. Caption and file name exist for documents only (spec 2.2); empty ones are left out.
+ * of a document. A caption (image, video, document) and a file name (document) are left out when empty.
  */
 export function build(input: MediaInput, mediaId: string, uploadedFileName = ''): MediaPayload {
 	const { kind } = input;
+	const caption = input.caption === '' ? {} : { caption: input.caption };
 	// The computed key loses the link between `type` and the object's name that MediaPayload states.
-	if (kind !== 'document') return { type: kind, [kind]: { id: mediaId } } as MediaPayload;
+	if (kind !== 'document') return { type: kind, [kind]: { id: mediaId, ...caption } } as MediaPayload;
 	const filename = input.filename || uploadedFileName.trim();
 	return {
 		type: 'document',
-		document: {
-			id: mediaId,
-			...(input.caption === '' ? {} : { caption: input.caption }),
-			...(filename === '' ? {} : { filename }),
-		},
+		document: { id: mediaId, ...caption, ...(filename === '' ? {} : { filename }) },
 	};
 }
