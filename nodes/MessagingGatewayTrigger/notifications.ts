@@ -169,6 +169,18 @@ export function filterNotificationItems(items: NotificationItem[], filters: Noti
 	});
 }
 
+/**
+ * Drops the items of the account's other phones: those whose `metadata.phone_number_id` names another phone. Items
+ * that name no phone (template events, other fields) concern the whole account and are kept.
+ */
+export function itemsOfPhone(items: NotificationItem[], phoneId: string): NotificationItem[] {
+	const wanted = phoneId.trim();
+	return items.filter((item) => {
+		const phone = item.phoneNumberId;
+		return typeof phone !== 'string' || phone.trim() === wanted;
+	});
+}
+
 /** `value` object → its items, or undefined when it is no notification value. */
 function itemsOfValue(value: unknown): NotificationItem[] | undefined {
 	if (!isObject(value)) return undefined;

@@ -1,9 +1,9 @@
 /**
- * The trigger's webhook registration at the gateway, as pure logic: the creation body, the fingerprint of the settings
- * that were registered, which listed registrations belong to this node's URL, whether the one this node registered is
- * still right, and the constant-time check of the secret header. No n8n imports.
+ * The trigger's webhook registration at the gateway, as pure logic: the secret header value and how it is checked,
+ * the creation body, the fingerprint of the settings that were registered, which listed registrations belong to this
+ * node's URL, and whether the one this node registered is still right. No n8n imports.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'crypto';
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 import { WEBHOOK_META_VERSION_SPELLINGS, WEBHOOK_META_VERSIONS } from '../gateway/spec';
 
@@ -29,11 +29,19 @@ export interface RegistrationSettings {
 	headers: Record<string, string>;
 }
 
-/** What the node keeps in the workflow's static data about its registration. */
+/**
+ * What the node keeps in the workflow's static data about its registration. Static data is readable by anyone who can
+ * read or export the workflow, so it holds no secret: only a verifier the webhook does not accept as the secret.
+ */
 export interface StoredRegistration {
 	webhookId?: string;
-	webhookSecret?: string;
+	/** SHA-256 of the secret header value (secretVerifier), to check deliveries without knowing the secret. */
+	secretVerifier?: string;
 	registrationFingerprint?: string;
+	/** The credential's phone id the webhook was registered for: the phone of "Only This Phone". */
+	phoneId?: string;
+	/** Earlier versions stored the secret itself; accepted until the next activation replaces it. */
+	webhookSecret?: string;
 }
 
 /** A webhook as `GET /api/Webhooks` lists it (no `types`; `LATEST` may be spelled `LASTEST`). */
@@ -44,8 +52,40 @@ export interface ListedWebhook {
 	headers?: Record<string, unknown>;
 }
 
-export function newWebhookSecret(): string {
-	return randomBytes(32).toString('hex');
+/** Labels the inputs of the two hashes, so that a value made for one use is never valid for the other. */
+const SECRET_LABEL = 'n8n-nodes-messaging-gateway webhook secret v1';
+const VERIFIER_LABEL = 'n8n-nodes-messaging-gateway webhook secret verifier v1';
+
+/**
+ * The secret header value: an HMAC of the webhook URL under the credential's API key. Only the API key's holder can
+ * compute it, the node recomputes it instead of storing it, and a changed key or URL gives another secret.
+ */
+export function deriveWebhookSecret(apiKey: string, endpoint: string): string {
+	if (apiKey === '') throw new Error('The credential has no API key to derive the webhook secret from');
+	return createHmac('sha256', apiKey).update(`${SECRET_LABEL}\n${withoutTrailingSlash(endpoint)}`, 'utf8').digest('hex');
+}
+
+/** What static data keeps instead of the secret: a one-way hash of it, itself no accepted secret. */
+export function secretVerifier(secret: string): string {
+	return verifierDigest(secret).toString('hex');
+}
+
+/** Whether a received header value is the secret behind a verifier, in constant time. */
+export function matchesVerifier(received: unknown, verifier: string | undefined): boolean {
+	if (typeof received !== 'string' || typeof verifier !== 'string') return false;
+	const expected = Buffer.from(verifier, 'hex');
+	if (expected.length !== 32) return false;
+	return timingSafeEqual(verifierDigest(received), expected);
+}
+
+/** Whether a delivery carries this registration's secret: by its verifier, or the secret an earlier version stored. */
+export function acceptsSecret(stored: StoredRegistration, received: unknown): boolean {
+	if (stored.secretVerifier !== undefined) return matchesVerifier(received, stored.secretVerifier);
+	return typeof stored.webhookSecret === 'string' && secretMatches(received, stored.webhookSecret);
+}
+
+function verifierDigest(value: string): Buffer {
+	return createHash('sha256').update(`${VERIFIER_LABEL}\n${value}`, 'utf8').digest();
 }
 
 /** The body of `POST /api/Webhooks/`: the user's headers plus the secret header. */
@@ -116,16 +156,18 @@ export function isStoredRegistrationCurrent(
 	stored: StoredRegistration,
 	forThisUrl: ListedWebhook[],
 	settings: RegistrationSettings,
+	secret: string,
 ): boolean {
-	if (!stored.webhookId || !stored.webhookSecret || !stored.registrationFingerprint) return false;
+	if (!stored.webhookId || !stored.registrationFingerprint) return false;
+	// A changed API key or URL gives another secret: the registration must be made again with it.
+	if (!matchesVerifier(secret, stored.secretVerifier)) return false;
 	const listed = forThisUrl.find((webhook) => webhook.id === stored.webhookId);
 	if (!listed) return false;
 	if (stored.registrationFingerprint !== registrationFingerprint(settings)) return false;
 	const listedVersion = listed.metaVersion;
 	if (listedVersion !== undefined && listedVersion !== normaliseMetaVersion(settings.metaVersion)) return false;
 	if (listed.headers !== undefined) {
-		const secret = headerValue(listed.headers, SECRET_HEADER);
-		if (secret === undefined || !secretMatches(secret, stored.webhookSecret)) return false;
+		if (!secretMatches(headerValue(listed.headers, SECRET_HEADER), secret)) return false;
 	}
 	return true;
 }

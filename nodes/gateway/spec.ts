@@ -138,6 +138,9 @@ export const WEBHOOK_EVENT_TYPES = [
 	'security',
 ] as const;
 
+/** The subscription fields the gateway delivers today (spec section 6: "Only the subscription field `messages` is currently available"). */
+export const WEBHOOK_DELIVERED_EVENT_TYPES: readonly (typeof WEBHOOK_EVENT_TYPES)[number][] = ['messages'];
+
 /** Webhook `meta_version` values of requests; responses may spell `LATEST` as `LASTEST` (spec section 2.4). */
 export const WEBHOOK_META_VERSIONS = ['v11', 'v16', 'LATEST'] as const;
 

@@ -1,13 +1,16 @@
 import {
 	SECRET_HEADER,
+	acceptsSecret,
 	creationBody,
+	deriveWebhookSecret,
 	isStoredRegistrationCurrent,
 	listedWebhooks,
-	newWebhookSecret,
+	matchesVerifier,
 	normaliseMetaVersion,
 	registrationFingerprint,
 	registrationsFor,
 	secretMatches,
+	secretVerifier,
 	userHeaders,
 	type RegistrationSettings,
 } from '../../nodes/MessagingGatewayTrigger/registration';
@@ -22,7 +25,8 @@ const SETTINGS: RegistrationSettings = {
 	headers: { 'x-team': 'support' },
 };
 
-const SECRET = 'a'.repeat(64);
+const API_KEY = 'test-api-key-0123456789';
+const SECRET = deriveWebhookSecret(API_KEY, ENDPOINT);
 
 function listed(overrides: Record<string, unknown> = {}) {
 	return {
@@ -49,10 +53,43 @@ describe('the creation body', () => {
 		});
 	});
 
-	it('a new secret is 32 random bytes in hex, different each time', () => {
-		const first = newWebhookSecret();
-		expect(first).toMatch(/^[0-9a-f]{64}$/);
-		expect(newWebhookSecret()).not.toBe(first);
+});
+
+describe('the secret, derived from the API key and the webhook URL', () => {
+	it('is 32 bytes in hex, the same each time for the same key and URL (a trailing slash makes no difference)', () => {
+		expect(SECRET).toMatch(/^[0-9a-f]{64}$/);
+		expect(deriveWebhookSecret(API_KEY, ENDPOINT)).toBe(SECRET);
+		expect(deriveWebhookSecret(API_KEY, `${ENDPOINT}/`)).toBe(SECRET);
+	});
+
+	it('changes with the key and with the URL, and contains neither', () => {
+		expect(deriveWebhookSecret('another-api-key-987654', ENDPOINT)).not.toBe(SECRET);
+		expect(deriveWebhookSecret(API_KEY, 'https://n8n.example.com/webhook/other/webhook')).not.toBe(SECRET);
+		expect(SECRET).not.toContain(API_KEY);
+		expect(() => deriveWebhookSecret('', ENDPOINT)).toThrow(/no API key/);
+	});
+
+	it('the verifier kept in static data checks the secret and is not accepted as the secret itself', () => {
+		const verifier = secretVerifier(SECRET);
+		expect(verifier).toMatch(/^[0-9a-f]{64}$/);
+		expect(verifier).not.toBe(SECRET);
+		expect(matchesVerifier(SECRET, verifier)).toBe(true);
+		expect(matchesVerifier(verifier, verifier)).toBe(false);
+		expect(matchesVerifier(SECRET.toUpperCase(), verifier)).toBe(false);
+		expect(matchesVerifier(SECRET.slice(1), verifier)).toBe(false);
+		expect(matchesVerifier(undefined, verifier)).toBe(false);
+		expect(matchesVerifier([SECRET], verifier)).toBe(false);
+		expect(matchesVerifier(SECRET, undefined)).toBe(false);
+		expect(matchesVerifier(SECRET, 'not hex')).toBe(false);
+	});
+
+	it('a delivery is accepted by the verifier; the secret an earlier version stored only while no verifier exists', () => {
+		const legacy = 'f'.repeat(64);
+		expect(acceptsSecret({ secretVerifier: secretVerifier(SECRET) }, SECRET)).toBe(true);
+		expect(acceptsSecret({ secretVerifier: secretVerifier(SECRET), webhookSecret: legacy }, legacy)).toBe(false);
+		expect(acceptsSecret({ webhookSecret: legacy }, legacy)).toBe(true);
+		expect(acceptsSecret({}, '')).toBe(false);
+		expect(acceptsSecret({}, undefined)).toBe(false);
 	});
 });
 
@@ -133,12 +170,12 @@ describe('the listed webhooks', () => {
 describe('whether the stored registration is kept', () => {
 	const stored = {
 		webhookId: 'wh-1',
-		webhookSecret: SECRET,
+		secretVerifier: secretVerifier(SECRET),
 		registrationFingerprint: registrationFingerprint(SETTINGS),
 	};
-	const current = (list: unknown[], storedRegistration: object = stored, settings = SETTINGS) => {
+	const current = (list: unknown[], storedRegistration: object = stored, settings = SETTINGS, secret = SECRET) => {
 		const forThisUrl = registrationsFor(listedWebhooks({ webhooks: list }), ENDPOINT);
-		return isStoredRegistrationCurrent(storedRegistration, forThisUrl, settings);
+		return isStoredRegistrationCurrent(storedRegistration, forThisUrl, settings, secret);
 	};
 
 	it('kept when listed for this URL with the same settings and the secret', () => {
@@ -153,6 +190,13 @@ describe('whether the stored registration is kept', () => {
 		expect(current([listed()], {})).toBe(false);
 		expect(current([listed({ id: 'someone-else' })])).toBe(false);
 		expect(current([])).toBe(false);
+	});
+
+	it('not kept when the API key changed (another secret), or an earlier version stored the secret itself', () => {
+		const otherKeySecret = deriveWebhookSecret('another-api-key-987654', ENDPOINT);
+		expect(current([listed({ headers: undefined })], stored, SETTINGS, otherKeySecret)).toBe(false);
+		const legacy = { webhookId: 'wh-1', webhookSecret: SECRET, registrationFingerprint: stored.registrationFingerprint };
+		expect(current([listed()], legacy)).toBe(false);
 	});
 
 	it('not kept when a setting changed since', () => {

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { PHONE_ID_QUERY_PARAM, WEBHOOK_EVENT_TYPES, WEBHOOK_META_VERSIONS } from '../../../gateway/spec';
 import { checkWebhookTypes } from '../../../gateway/checks';
 import { gatewayRequest, getGatewaySettings } from '../../../gateway/transport';
+import { undeliveredEventsNotice } from '../../../gateway/webhookEvents';
 import { inputError, readTextOption, readTextParameter } from '../parameters';
 import { endpointRefusal, headersMap, normaliseWebhook } from './shape';
 
@@ -40,6 +41,7 @@ export const description: INodeProperties[] = [
 		description: 'Events to be notified of. The gateway currently delivers only Messages.',
 		displayOptions: { show },
 	},
+	undeliveredEventsNotice('types', show),
 	{
 		displayName: 'Meta Version',
 		name: 'metaVersion',

@@ -1,0 +1,161 @@
+/** The trigger's parameters, and the options as webhook() reads them. */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { WEBHOOK_META_VERSIONS } from '../gateway/spec';
+import { eventTypeOptions, undeliveredEventsNotice } from '../gateway/webhookEvents';
+import { DEFAULT_WINDOW_HOURS } from './deliveryGuard';
+import { INCOMING_MESSAGE_TYPES, MESSAGE_STATUSES, type NotificationFilters } from './notifications';
+
+/** What each subscription field delivers (spec section 6). */
+const EVENT_DESCRIPTIONS: Record<string, string> = {
+	account_review_update: 'The review of the business account finished',
+	account_update: 'A change to the business account (phone number update, policy violation, ban...)',
+	business_capability_update: 'A capability changed, such as the maximum number of phones or conversations',
+	message_template_status_update: 'A template was approved, rejected or disabled',
+	messages: 'Incoming messages, and the sent, delivered, read and failed updates of outgoing ones',
+	phone_number_name_update: 'The name of a phone number was approved or rejected',
+	phone_number_quality_update: 'The quality status of a phone number changed',
+	security: 'Two-step verification changes',
+};
+
+const titleOf = (value: string) =>
+	value
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+const META_VERSION_OPTIONS: INodePropertyOptions[] = WEBHOOK_META_VERSIONS.map((version) => ({
+	name: version === 'LATEST' ? 'Latest (Any Version)' : version,
+	value: version,
+}));
+
+export interface TriggerOptions {
+	statusUpdates?: NotificationFilters['statusUpdates'];
+	statuses?: string[];
+	messageTypes?: string[];
+	extraHeaders?: { header?: Array<{ name?: string; value?: string }> };
+	includeRawPayload?: boolean;
+	onlyThisPhone?: boolean;
+	duplicateWindowHours?: number;
+	markAsRead?: boolean;
+}
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			"The webhook is registered at the gateway automatically when you activate the workflow, and removed when you deactivate it. The gateway only calls https addresses with a valid certificate: n8n's WEBHOOK_URL must be one.",
+		name: 'registrationNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: eventTypeOptions(EVENT_DESCRIPTIONS),
+		default: ['messages'],
+		required: true,
+		description:
+			'The subscription fields to register the webhook for. The gateway currently delivers only Messages.',
+	},
+	undeliveredEventsNotice('events'),
+	{
+		displayName: 'Meta Version',
+		name: 'metaVersion',
+		type: 'options',
+		options: META_VERSION_OPTIONS,
+		default: 'LATEST',
+		description:
+			'The network API version whose notifications this webhook receives. Latest receives them whatever the version.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Duplicate Window (Hours)',
+				name: 'duplicateWindowHours',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 168 },
+				default: DEFAULT_WINDOW_HOURS,
+				description:
+					'A message, status or template event delivered again within this many hours starts nothing the second time (the gateway still gets its answer). 0 turns the check off.',
+			},
+			{
+				displayName: 'Extra Headers',
+				name: 'extraHeaders',
+				type: 'fixedCollection',
+				placeholder: 'Add Header',
+				typeOptions: { multipleValues: true },
+				default: {},
+				description:
+					'Headers the gateway sends with every notification, for a proxy in front of n8n for example. The node adds its own secret header.',
+				options: [
+					{
+						displayName: 'Header',
+						name: 'header',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Include Raw Notification',
+				name: 'includeRawPayload',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add the notification as the gateway sent it to each item, as rawNotification',
+			},
+			{
+				displayName: 'Mark as Read on Receipt',
+				name: 'markAsRead',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to mark each incoming message that starts the workflow as read at the gateway (blue ticks), right after the gateway was answered. A failure is logged and does not stop the execution.',
+			},
+			{
+				displayName: 'Message Types',
+				name: 'messageTypes',
+				type: 'multiOptions',
+				options: INCOMING_MESSAGE_TYPES.map((type) => ({ name: titleOf(type), value: type })),
+				default: [],
+				description: 'Keep only incoming messages of these types. Empty keeps every type.',
+			},
+			{
+				displayName: 'Only This Phone',
+				name: 'onlyThisPhone',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to drop notifications for the account's other phones: only those of the credential's Phone ID start the workflow",
+			},
+			{
+				displayName: 'Status Updates',
+				name: 'statusUpdates',
+				type: 'options',
+				options: [
+					{ name: 'None', value: 'none', description: 'Only incoming messages start the workflow' },
+					{ name: 'All', value: 'all', description: 'Sent, delivered, read and failed updates too' },
+					{ name: 'Chosen Statuses', value: 'chosen', description: 'Only those of the Statuses option' },
+				],
+				default: 'none',
+				description: 'Whether updates of the messages you sent (sent, delivered, read, failed) start the workflow',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: MESSAGE_STATUSES.map((status) => ({ name: titleOf(status), value: status })),
+				default: ['failed'],
+				displayOptions: { show: { statusUpdates: ['chosen'] } },
+				description: 'The status updates that start the workflow',
+			},
+		],
+	},
+];

@@ -1,0 +1,134 @@
+/**
+ * One delivery from the gateway: the secret check, the notification's items, the phone scope, the duplicate guard,
+ * the acknowledgement, and mark-as-read after the answer.
+ */
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { buildMarkAsReadBody } from '../MessagingGateway/actions/message/markAsRead.operation';
+import { gatewayRequest } from '../gateway/transport';
+import type { TriggerOptions } from './description';
+import { DEFAULT_WINDOW_HOURS, eventKey, seenEventsOf, type PersistedSeenEvents } from './deliveryGuard';
+import {
+	filterNotificationItems,
+	itemsOfPhone,
+	parseNotification,
+	type MessageItem,
+	type NotificationItem,
+} from './notifications';
+import { acceptsSecret, SECRET_HEADER, type StoredRegistration } from './registration';
+
+/** The node's static data: its registration, and the events its duplicate guard saved (deliveryGuard.ts). */
+export type TriggerStaticData = StoredRegistration & { seenEvents?: PersistedSeenEvents };
+
+/** The body the gateway gets for every accepted delivery, whether or not it starts an execution. */
+export interface Acknowledgement {
+	received: true;
+	/** Items handed to the workflow: 0 when the delivery starts nothing. */
+	items: number;
+	/** Events held back because this trigger already started an execution for them. */
+	duplicates: number;
+}
+
+export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const response = this.getResponseObject();
+	const stored = this.getWorkflowStaticData('node') as TriggerStaticData;
+	if (!acceptsSecret(stored, this.getHeaderData()[SECRET_HEADER])) {
+		response.status(401).json({ message: 'Missing or wrong webhook secret header' });
+		return { noWebhookResponse: true };
+	}
+
+	const payload = await readJsonBody.call(this);
+	if (payload === undefined) {
+		response.status(400).json({ message: 'The body is not JSON' });
+		return { noWebhookResponse: true };
+	}
+	const parsed = parseNotification(payload);
+	if (!parsed.isNotification) {
+		response.status(400).json({ message: parsed.reason });
+		return { noWebhookResponse: true };
+	}
+
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	let items = filterNotificationItems(parsed.items, {
+		statusUpdates: options.statusUpdates,
+		statuses: options.statuses,
+		messageTypes: options.messageTypes,
+	});
+	if (options.onlyThisPhone !== false && stored.phoneId) items = itemsOfPhone(items, stored.phoneId);
+	const { fresh, duplicates } = admitOnce(this, stored, items, options.duplicateWindowHours ?? DEFAULT_WINDOW_HOURS);
+
+	// n8n sends webhookResponse as the answer, after it saved the static data (and started the execution, if any).
+	const acknowledgement: Acknowledgement = { received: true, items: fresh.length, duplicates };
+	if (fresh.length === 0) return { webhookResponse: acknowledgement };
+
+	if (options.markAsRead) {
+		const messageIds = fresh.flatMap((item) =>
+			item.event === 'message' && typeof (item as MessageItem).messageId === 'string'
+				? [(item as MessageItem).messageId as string]
+				: [],
+		);
+		if (messageIds.length > 0) afterAnswer(response, () => void markAsRead.call(this, messageIds));
+	}
+
+	const output: INodeExecutionData[] = fresh.map((item) => ({
+		json: (options.includeRawPayload ? { ...item, rawNotification: payload } : item) as IDataObject,
+	}));
+	return { webhookResponse: acknowledgement, workflowData: [output] };
+}
+
+/**
+ * The duplicate guard: the process's memory of this trigger, topped up from static data (what other processes and
+ * earlier runs saved), checked and updated in one synchronous step, then written back to static data for n8n to save.
+ */
+function admitOnce(
+	context: IWebhookFunctions,
+	stored: TriggerStaticData,
+	items: NotificationItem[],
+	windowHours: number,
+): { fresh: NotificationItem[]; duplicates: number } {
+	if (!(windowHours > 0)) return { fresh: items, duplicates: 0 };
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const seen = seenEventsOf(String(context.getWorkflow().id ?? ''), context.getNode().name);
+	seen.merge(stored.seenEvents, nowSeconds);
+	const result = seen.admit(items, nowSeconds, Math.round(windowHours * 3600));
+	// Written only when something new was recorded: every write is a database update of the workflow.
+	if (result.fresh.some((item) => eventKey(item) !== undefined)) stored.seenEvents = seen.persisted(nowSeconds);
+	return result;
+}
+
+/** Runs `then` once the answer went out (the response's 'close'), or at once where there is no such event. */
+function afterAnswer(response: unknown, then: () => void): void {
+	const res = response as { once?: (event: string, listener: () => void) => unknown; closed?: boolean };
+	if (typeof res.once === 'function' && res.closed !== true) res.once('close', then);
+	else then();
+}
+
+/** Marks the messages as read, one request each; a failure is logged, the execution goes on regardless. */
+async function markAsRead(this: IWebhookFunctions, messageIds: string[]): Promise<void> {
+	for (const messageId of messageIds) {
+		try {
+			await gatewayRequest.call(this, { endpoint: 'messages', method: 'POST', body: buildMarkAsReadBody(messageId) });
+		} catch (error) {
+			this.logger.warn(
+				`Messaging Gateway Trigger: marking message ${messageId} as read failed: ${error instanceof Error ? error.message : String(error)}`,
+			);
+		}
+	}
+}
+
+/** Reads the notification: n8n's parsed JSON body, or the raw bytes when n8n did not parse them. */
+async function readJsonBody(this: IWebhookFunctions): Promise<unknown> {
+	const body: unknown = this.getBodyData();
+	if (typeof body === 'object' && body !== null && Object.keys(body).length > 0) return body;
+
+	const request = this.getRequestObject() as unknown as { rawBody?: unknown; readRawBody?: () => Promise<void> };
+	if (request.rawBody === undefined && typeof request.readRawBody === 'function') await request.readRawBody();
+	let raw = typeof body === 'string' ? body : '';
+	if (Buffer.isBuffer(request.rawBody)) raw = request.rawBody.toString('utf8');
+	if (raw.trim() === '') return body ?? {};
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch {
+		return undefined;
+	}
+}
