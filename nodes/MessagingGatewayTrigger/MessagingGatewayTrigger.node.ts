@@ -51,8 +51,8 @@ export class MessagingGatewayTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingGatewayApi', required: true, testedBy: 'messagingGatewayApiTest' }],
-		// responseData '' (not n8n's default 'firstEntryJson'): the answer is the webhookResponse of webhook().
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
+		// webhook() answers every request itself (see webhook.ts), so n8n's placeholder answer is never sent.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: triggerProperties,
 	};
 

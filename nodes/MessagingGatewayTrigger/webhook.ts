@@ -3,6 +3,7 @@
  * the acknowledgement, and mark-as-read after the answer.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { buildMarkAsReadBody } from '../MessagingGateway/actions/message/markAsRead.operation';
 import { gatewayRequest } from '../gateway/transport';
@@ -19,6 +20,9 @@ import { acceptsSecret, SECRET_HEADER, type StoredRegistration } from './registr
 
 /** The node's static data: its registration, and the events its duplicate guard saved (deliveryGuard.ts). */
 export type TriggerStaticData = StoredRegistration & { seenEvents?: PersistedSeenEvents };
+
+/** How long the start of the execution waits for the mark-as-read requests; later answers are still logged. */
+const MARK_AS_READ_WAIT_MS = 3000;
 
 /** The body the gateway gets for every accepted delivery, whether or not it starts an execution. */
 export interface Acknowledgement {
@@ -57,23 +61,32 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	if (options.onlyThisPhone !== false && stored.phoneId) items = itemsOfPhone(items, stored.phoneId);
 	const { fresh, duplicates } = admitOnce(this, stored, items, options.duplicateWindowHours ?? DEFAULT_WINDOW_HOURS);
 
-	// n8n sends webhookResponse as the answer, after it saved the static data (and started the execution, if any).
-	const acknowledgement: Acknowledgement = { received: true, items: fresh.length, duplicates };
-	if (fresh.length === 0) return { webhookResponse: acknowledgement };
+	const messageIds = options.markAsRead ? incomingMessageIds(fresh) : [];
 
-	if (options.markAsRead) {
-		const messageIds = fresh.flatMap((item) =>
-			item.event === 'message' && typeof (item as MessageItem).messageId === 'string'
-				? [(item as MessageItem).messageId as string]
-				: [],
-		);
-		if (messageIds.length > 0) afterAnswer(response, () => void markAsRead.call(this, messageIds));
-	}
+	/*
+	 * The node answers itself (noWebhookResponse) rather than through webhookResponse, because of two things n8n 2.41
+	 * does when a webhook starts an execution: it saves the static data only if it is still marked as changed after
+	 * starting the execution, and starting it unmarks it (WorkflowRunner.establishContextForPersistence builds a second
+	 * Workflow on the same object); answering this way, n8n saves the static data before starting the execution. And
+	 * credential authentication (mark-as-read) needs n8n's expression isolate, which n8n releases once it has answered.
+	 */
+	const acknowledgement: Acknowledgement = { received: true, items: fresh.length, duplicates };
+	response.status(200).json(acknowledgement);
+	// Awaited (at most a few seconds) before the execution starts: the answer is out, and the requests must finish
+	// authenticating before n8n releases the isolate when webhook() returns.
+	if (messageIds.length > 0) await Promise.race([markAsRead.call(this, messageIds), sleep(MARK_AS_READ_WAIT_MS)]);
+	if (fresh.length === 0) return { noWebhookResponse: true };
 
 	const output: INodeExecutionData[] = fresh.map((item) => ({
 		json: (options.includeRawPayload ? { ...item, rawNotification: payload } : item) as IDataObject,
 	}));
-	return { webhookResponse: acknowledgement, workflowData: [output] };
+	return { noWebhookResponse: true, workflowData: [output] };
+}
+
+function incomingMessageIds(items: NotificationItem[]): string[] {
+	return items.flatMap((item) =>
+		item.event === 'message' && typeof (item as MessageItem).messageId === 'string' ? [(item as MessageItem).messageId as string] : [],
+	);
 }
 
 /**
@@ -96,24 +109,19 @@ function admitOnce(
 	return result;
 }
 
-/** Runs `then` once the answer went out (the response's 'close'), or at once where there is no such event. */
-function afterAnswer(response: unknown, then: () => void): void {
-	const res = response as { once?: (event: string, listener: () => void) => unknown; closed?: boolean };
-	if (typeof res.once === 'function' && res.closed !== true) res.once('close', then);
-	else then();
-}
-
-/** Marks the messages as read, one request each; a failure is logged, the execution goes on regardless. */
+/** Marks the messages as read, one request each, all at once. A failure is logged; the execution goes on regardless. */
 async function markAsRead(this: IWebhookFunctions, messageIds: string[]): Promise<void> {
-	for (const messageId of messageIds) {
-		try {
-			await gatewayRequest.call(this, { endpoint: 'messages', method: 'POST', body: buildMarkAsReadBody(messageId) });
-		} catch (error) {
-			this.logger.warn(
-				`Messaging Gateway Trigger: marking message ${messageId} as read failed: ${error instanceof Error ? error.message : String(error)}`,
-			);
-		}
-	}
+	await Promise.all(
+		messageIds.map(async (messageId) => {
+			try {
+				await gatewayRequest.call(this, { endpoint: 'messages', method: 'POST', body: buildMarkAsReadBody(messageId) });
+			} catch (error) {
+				this.logger.warn(
+					`Messaging Gateway Trigger: marking message ${messageId} as read failed: ${error instanceof Error ? error.message : String(error)}`,
+				);
+			}
+		}),
+	);
 }
 
 /** Reads the notification: n8n's parsed JSON body, or the raw bytes when n8n did not parse them. */

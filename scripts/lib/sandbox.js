@@ -10,8 +10,12 @@ const { REPO_ROOT, log, startProcess, stopProcess, waitFor, tail } = require('./
 const SANDBOX_CLI = path.join(REPO_ROOT, 'test', 'sandbox', 'cli.ts');
 const DEFAULT_PORT = 8787; // the sandbox CLI's own default, so `npm run sandbox -- deliver` finds it
 
-/** Start on `port`; resolves when the control API answers. Returns {url, apiKey, phoneId, proc, control}. */
-async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '100000000000001', logDir, node = process.execPath }) {
+/**
+ * Start on `port`; resolves when the control API answers. Returns {url, apiKey, phoneId, proc, control}.
+ * The default phone is the one the sample notifications (test/fixtures/notifications) are for, so that the trigger's
+ * "Only This Phone" (on by default) keeps them.
+ */
+async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '104857600000001', logDir, node = process.execPath }) {
 	const env = { ...process.env, SANDBOX_PORT: String(port), SANDBOX_API_KEY: apiKey, SANDBOX_PHONE_ID: phoneId };
 	if (!fs.existsSync(SANDBOX_CLI)) throw new Error(`The sandbox gateway is missing: ${SANDBOX_CLI}`);
 	const kind = 'sandbox';

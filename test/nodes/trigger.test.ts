@@ -363,7 +363,7 @@ async function startReceiver(staticData: IDataObject, parameters: INodeParameter
 				(run) => {
 					runs.push(run);
 					res.statusCode = run.response.written ? run.response.statusCode : 200;
-					res.end(JSON.stringify(run.response.written ? run.response.body : run.result.webhookResponse));
+					res.end(JSON.stringify(run.response.body ?? {}));
 				},
 				(error: unknown) => {
 					res.statusCode = 500;
@@ -455,9 +455,13 @@ describe('the webhook handler', () => {
 		if (!parsed.isNotification) throw new Error('every sample is a notification');
 		expect(parsed.items.length).toBeGreaterThan(0);
 		expect(itemsOf(run)).toEqual(parsed.items);
-		// n8n answers with the acknowledgement, not its placeholder text.
-		expect(run.response.written).toBe(false);
-		expect(run.result.webhookResponse).toEqual({ received: true, items: parsed.items.length, duplicates: 0 });
+		// The node answers with the acknowledgement (n8n's placeholder answer is never sent), and n8n starts the run.
+		expect(run.result.noWebhookResponse).toBe(true);
+		expect(run.response).toMatchObject({
+			written: true,
+			statusCode: 200,
+			body: { received: true, items: parsed.items.length, duplicates: 0 },
+		});
 	});
 
 	it('an incoming text sample, item by item', async () => {
@@ -489,9 +493,7 @@ describe('the webhook handler', () => {
 	it('status updates are off by default: a status notification starts nothing and is answered 200', async () => {
 		const run = await fromGateway(registeredData(), sample('status-delivered.value.json'));
 		expect(run.result.workflowData).toBeUndefined();
-		expect(run.result.noWebhookResponse).toBeFalsy();
-		expect(run.response.written).toBe(false);
-		expect(run.result.webhookResponse).toEqual({ received: true, items: 0, duplicates: 0 });
+		expect(run.response).toMatchObject({ written: true, statusCode: 200, body: { received: true, items: 0, duplicates: 0 } });
 	});
 
 	it('chosen statuses only', async () => {
@@ -585,8 +587,7 @@ describe('the webhook handler', () => {
 			const second = await fromGateway(data, text, {}, trigger);
 			expect(itemsOf(first).map((item) => item.messageId)).toEqual([messageId]);
 			expect(second.result.workflowData).toBeUndefined();
-			expect(second.result.webhookResponse).toEqual({ received: true, items: 0, duplicates: 1 });
-			expect(second.response.written).toBe(false);
+			expect(second.response).toMatchObject({ written: true, statusCode: 200, body: { received: true, items: 0, duplicates: 1 } });
 		});
 
 		it('two concurrent deliveries of one message: one emission', async () => {
@@ -635,7 +636,7 @@ describe('the webhook handler', () => {
 			const both = { ...text, messages: [...(text.messages as IDataObject[]), ...(withMessageId('wamid.NEW1').messages as IDataObject[])] };
 			const run = await fromGateway(data, both, {}, trigger);
 			expect(itemsOf(run).map((item) => item.messageId)).toEqual(['wamid.NEW1']);
-			expect(run.result.webhookResponse).toEqual({ received: true, items: 1, duplicates: 1 });
+			expect(run.response.body).toEqual({ received: true, items: 1, duplicates: 1 });
 		});
 
 		it('held across a restart and another process: what static data saved is honoured by a fresh memory', async () => {
@@ -646,7 +647,7 @@ describe('the webhook handler', () => {
 			expect(JSON.stringify(saved)).not.toContain(messageId);
 			const afterRestart = await fromGateway(saved, text, {}, freshTrigger());
 			expect(afterRestart.result.workflowData).toBeUndefined();
-			expect(afterRestart.result.webhookResponse).toMatchObject({ duplicates: 1 });
+			expect(afterRestart.response.body).toMatchObject({ duplicates: 1 });
 			const fresh = await fromGateway(saved, withMessageId('wamid.AFTER1'), {}, freshTrigger());
 			expect(itemsOf(fresh)).toHaveLength(1);
 		});
@@ -693,7 +694,7 @@ describe('the webhook handler', () => {
 		it("another phone's notification starts nothing (and is acknowledged)", async () => {
 			const run = await fromGateway(registeredData(), otherPhone(sample('incoming-text.value.json')));
 			expect(run.result.workflowData).toBeUndefined();
-			expect(run.result.webhookResponse).toEqual({ received: true, items: 0, duplicates: 0 });
+			expect(run.response.body).toEqual({ received: true, items: 0, duplicates: 0 });
 		});
 
 		it("another phone's status updates too", async () => {
