@@ -360,6 +360,51 @@ describe('template', () => {
 	});
 });
 
+describe('template message From Template (only the template ID given)', () => {
+	test('reads the template once and sends it under its own name and language', async () => {
+		await env.sandbox.control.reset();
+		// A template in en_US: the hidden Language Code field's default (pt_BR) must not be what is sent.
+		const created = await fetch(`${env.sandbox.url}/api/Templates`, {
+			method: 'POST',
+			headers: { apikey: env.sandbox.apiKey, version: VERSION.templates, 'content-type': 'application/json' },
+			body: JSON.stringify({
+				name: 'e2e_welcome',
+				language: 'en_US',
+				category: 'UTILITY',
+				components: [{ type: 'BODY', text: 'Welcome, {{1}}!', example: { body_text: [['Ana']] } }],
+			}),
+		});
+		expect(created.status).toBe(201);
+		const { id } = (await created.json()) as { id: string };
+
+		// The parameters as the editor stores them once it has listed the template's placeholders.
+		const templateParameters = {
+			mappingMode: 'defineBelow',
+			value: { body_1: 'Maria' },
+			matchingColumns: [],
+			schema: [{ id: 'body_1', displayName: 'Body {{1}} (e.g. Ana)', required: true, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'string' }],
+			attemptToConvertTypes: false,
+			convertFieldsToString: true,
+		};
+		const [imported] = await env.importWorkflows([
+			single('e2e message template from id', send('template', { templateParameterSource: 'fromTemplate', templateId: id, templateParameters })),
+		]);
+		const before = (await env.requests()).length;
+		const exec = await env.execute(imported);
+		expectSuccess(exec);
+		const requests = (await env.requests()).slice(before);
+
+		expect(requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([`/api/Templates/${id}`]);
+		const req = messageRequest(requests);
+		expect(req.body.template).toEqual({
+			name: 'e2e_welcome',
+			language: { policy: 'deterministic', code: 'en_US' },
+			components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maria' }] }],
+		});
+		expectSentOutput(exec, req);
+	});
+});
+
 describe('webhook', () => {
 	test('create', async () => {
 		const { exec, requests } = await runWorkflow(

@@ -401,10 +401,9 @@ describe('Send a template with parameters from the template (resource mapper)', 
 		},
 	];
 
+	/** Only the ID: the name and language fields are hidden in this mode. */
 	const fromTemplate = (templateId: string): INodeParameters => ({
 		messageType: 'template',
-		templateName: 'order_shipped',
-		templateLanguage: 'en_US',
 		templateParameterSource: 'fromTemplate',
 		templateId,
 	});
@@ -457,8 +456,9 @@ describe('Send a template with parameters from the template (resource mapper)', 
 			{ items: [{ json: { name: 'Maria', order: '#123' } }, { json: { name: 'João', order: '#7' } }] },
 		);
 
-		// Sending reads nothing: name and language come from their fields, the placeholders from the mapper.
+		// The template is read once for the run (its name and language), the placeholders come from the mapper.
 		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', `${ENDPOINTS.templates.path}/${id}`, 200],
 			['POST', ENDPOINTS.messages.path, 200],
 			['POST', ENDPOINTS.messages.path, 200],
 		]);
@@ -467,6 +467,7 @@ describe('Send a template with parameters from the template (resource mapper)', 
 			type: 'template',
 			template: {
 				name: 'order_shipped',
+				// The template's own language, not the Language Code field's default pt_BR.
 				language: { policy: 'deterministic', code: 'en_US' },
 				components: [
 					{ type: 'body', parameters: [{ type: 'text', text: name }, { type: 'text', text: order }] },
@@ -474,11 +475,81 @@ describe('Send a template with parameters from the template (resource mapper)', 
 				],
 			},
 		});
-		expect(gateway.sandbox.requests.map((r) => r.body)).toEqual([template('Maria', '#123'), template('João', '#7')]);
+		expect(gateway.sandbox.requests.slice(1).map((r) => r.body)).toEqual([template('Maria', '#123'), template('João', '#7')]);
 		expect(output[0].map((item) => item.json.messageId)).toEqual([
 			expect.stringMatching(/^wamid\./),
 			expect.stringMatching(/^wamid\./),
 		]);
+	});
+
+	it('sends each template under its own name and language, reading each distinct ID once per run', async () => {
+		const welcome = await createTemplate([{ type: 'BODY', text: 'Welcome!' }], 'welcome_message');
+		const thanks = await createTemplate([{ type: 'BODY', text: 'Thank you!' }], 'thank_you');
+		const schema = await listFields(welcome);
+		gateway.sandbox.requests.length = 0;
+
+		const { output } = await send(
+			{ ...fromTemplate('={{ $json.templateId }}'), templateParameters: mapped(schema, {}) },
+			{ items: [welcome, thanks, welcome, thanks, welcome].map((templateId) => ({ json: { templateId } })) },
+		);
+
+		const reads = gateway.sandbox.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+		expect(reads.sort()).toEqual([`${ENDPOINTS.templates.path}/${thanks}`, `${ENDPOINTS.templates.path}/${welcome}`].sort());
+		// Items run in parallel: each read lets its own items go, so the sends are compared as a set.
+		const sent = gateway.sandbox.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { template: IDataObject }).template);
+		expect(sent.map((template) => `${String(template.name)} ${JSON.stringify(template.language)}`).sort()).toEqual(
+			['thank_you', 'thank_you', 'welcome_message', 'welcome_message', 'welcome_message'].map(
+				(name) => `${name} {"policy":"deterministic","code":"en_US"}`,
+			),
+		);
+		expect(output[0]).toHaveLength(5);
+	});
+
+	it('a template ID the gateway does not know: its items fail with the gateway message, one read, the others are sent', async () => {
+		const welcome = await createTemplate([{ type: 'BODY', text: 'Welcome!' }], 'welcome_message');
+		const schema = await listFields(welcome);
+		gateway.sandbox.requests.length = 0;
+
+		const { output } = await send(
+			{ ...fromTemplate('={{ $json.templateId }}'), templateParameters: mapped(schema, {}) },
+			{ items: ['999', welcome, '999'].map((templateId) => ({ json: { templateId } })), continueOnFail: true },
+		);
+
+		const items = output[0];
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[0].json.error).toMatch(/Template 999 not found/);
+		expect(items[0].json.httpCode).toBe('404');
+		expect(items[2].json.error).toBe(items[0].json.error);
+		expect(items[1].json.messageId).toEqual(expect.stringMatching(/^wamid\./));
+		const reads = gateway.sandbox.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+		expect(reads.sort()).toEqual([`${ENDPOINTS.templates.path}/${welcome}`, `${ENDPOINTS.templates.path}/999`].sort());
+		expect(gateway.sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	it('without Continue On Fail, an unknown template ID is a NodeApiError and nothing is sent', async () => {
+		const error = await thrown(send({ ...fromTemplate('424242'), templateParameters: mapped([], {}) }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/Template 424242 not found/);
+		expect(error.context.itemIndex).toBe(0);
+		expect(gateway.sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+	});
+
+	it('an empty Template ID names the field and the item, and reads and sends nothing', async () => {
+		const error = await thrown(send({ ...fromTemplate(''), templateParameters: mapped([], {}) }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/^Template ID \(item 0\): is empty/);
+		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+
+	it('a name and language typed before the fields were hidden are not sent: the template’s own are', async () => {
+		const id = await createTemplate([{ type: 'BODY', text: 'Welcome!' }], 'welcome_message');
+		// n8n drops the values of hidden fields before the node runs, so a stale Language Code cannot leak out.
+		await send({ ...fromTemplate(id), templateName: 'order_shipped', templateLanguage: 'pt_BR', templateParameters: mapped([], {}) });
+		const sent = gateway.sandbox.requests.find((r) => r.method === 'POST');
+		expect((sent?.body as { template: IDataObject }).template).toMatchObject({
+			name: 'welcome_message',
+			language: { policy: 'deterministic', code: 'en_US' },
+		});
 	});
 
 	it('a mapped value that is empty for an item: an error naming the item and the placeholder, nothing sent', async () => {

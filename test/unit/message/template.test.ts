@@ -1,4 +1,4 @@
-import { build, normalizeLanguageCode } from '../../../nodes/MessagingGateway/actions/message/types/template';
+import { build, identityOfTemplate, normalizeLanguageCode } from '../../../nodes/MessagingGateway/actions/message/types/template';
 import { inputError } from './inputError';
 
 describe('template message', () => {
@@ -182,10 +182,44 @@ describe('template message with parameters from the template (resource mapper)',
 		expect(inputError(() => fromTemplate(mapped(['body_1'], { body_1: { a: 1 } }))).reason).toMatch(/^must be text, got an object/);
 	});
 
-	it('refuses an unknown Parameters choice', () => {
+	it('refuses an unknown Template Details choice', () => {
 		const error = inputError(() =>
 			build({ templateName: 'x', templateLanguage: 'en_US', templateParameterSource: 'guess' }),
 		);
-		expect(error.field).toBe('Parameters');
+		expect(error.field).toBe('Template Details');
+	});
+});
+
+describe('From Template: the name and language of the template read by its ID', () => {
+	const read = { id: '77', name: 'order_update', language: 'en_US', status: 'APPROVED', components: [] };
+
+	it('takes them from the template', () => {
+		expect(identityOfTemplate(read, '77')).toEqual({ templateName: 'order_update', templateLanguage: 'en_US' });
+		expect(identityOfTemplate(read, '77', { templateName: '', templateLanguage: '' })).toEqual({
+			templateName: 'order_update',
+			templateLanguage: 'en_US',
+		});
+	});
+
+	it('accepts typed values that are the template’s own (language in any spelling)', () => {
+		expect(identityOfTemplate(read, '77', { templateName: 'order_update', templateLanguage: 'en-us' }).templateLanguage).toBe('en_US');
+	});
+
+	it('refuses a typed name or language that is not the template’s, naming both', () => {
+		const name = inputError(() => identityOfTemplate(read, '77', { templateName: 'order_shipped' }));
+		expect([name.field, name.reason]).toEqual(['Template Name', '"order_shipped" is not the name of template 77, which is "order_update"']);
+		const language = inputError(() => identityOfTemplate(read, '77', { templateLanguage: 'pt_BR' }));
+		expect([language.field, language.reason]).toEqual(['Language Code', '"pt_BR" is not the language of template 77, which is "en_US"']);
+	});
+
+	it('refuses an answer without a name or language, naming the Template ID', () => {
+		expect(inputError(() => identityOfTemplate({ language: 'en_US' }, '77')).reason).toMatch(/template 77 has no usable name/);
+		expect(inputError(() => identityOfTemplate({ name: 'x' }, '77')).reason).toMatch(/template 77 has no usable language/);
+		expect(inputError(() => identityOfTemplate('not json', '77')).field).toBe('Template ID');
+	});
+
+	it('sends the template’s own language as the network has it', () => {
+		const payload = build({ templateName: 'welcome', templateLanguage: 'en', templateParameterSource: 'fromTemplate', templateParameters: { schema: [] } });
+		expect(payload.template.language).toEqual({ policy: 'deterministic', code: 'en' });
 	});
 });

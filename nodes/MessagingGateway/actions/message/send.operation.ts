@@ -1,13 +1,14 @@
 /**
  * Message > Send: one message of the selected type to one recipient per item. Everything of the item is read and
- * checked first; a media file from a binary property is then uploaded (one request), and the message is sent
- * (one request). Bad input sends nothing.
+ * checked first; a media file from a binary property is then uploaded (one request), or a template given by its ID
+ * read (once per ID per run), and the message is sent (one request). Bad input sends nothing.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadMediaFromBinary } from '../media/uploadMedia';
 import { checkInput, postMessage, readParameters, readRecipient } from './execution';
+import { templateIdentityOf } from './templateLookup';
 import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
 import {
 	buildMediaPayload,
@@ -18,6 +19,7 @@ import {
 	readMediaInput,
 	typeFields,
 } from './types';
+import { isFromTemplate, templateComponents } from './types/template';
 
 export const description: INodeProperties[] = [messageTypeField, ...typeFields];
 
@@ -40,6 +42,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const build = payloadBuilders[choice];
 		if (!build) {
 			throw new NodeOperationError(this.getNode(), `Message Type "${String(choice)}" is not supported`, { itemIndex });
+		}
+		// From Template: the placeholders are checked first, then the name and language are read from the template.
+		if (choice === 'template' && checkInput(this.getNode(), itemIndex, () => isFromTemplate(params))) {
+			checkInput(this.getNode(), itemIndex, () => templateComponents(params));
+			Object.assign(params, await templateIdentityOf.call(this, itemIndex));
 		}
 		payload = checkInput(this.getNode(), itemIndex, () => build(params));
 	}

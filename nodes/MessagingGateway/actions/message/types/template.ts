@@ -3,10 +3,10 @@
  * components that fill the template's placeholders: one `body` component with the texts for {{1}}, {{2}}, ... in
  * order, and one `button` component (sub_type `url`, index as numeric text) per URL button with a dynamic suffix.
  *
- * The placeholders are either entered by hand (the first way, still the default) or taken from the template: a
- * resource mapper reads the template by ID in the editor and lists one required field per placeholder. The name and
- * language stay fields in both ways: the message is addressed by them (spec 2.2) and reading them from the
- * template would cost a request per send, while `build()` stays pure and a send stays one request.
+ * Either everything is entered by hand (the first way, still the default), or the template is given by its ID: a
+ * resource mapper reads it in the editor and lists one required field per placeholder, and when the node runs the
+ * send operation reads it again (once per ID per run, templateLookup.ts) for the name and language it is sent
+ * under, so that they cannot disagree with the template. `build()` stays pure: it gets them as parameters.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -26,14 +26,38 @@ import {
 
 const show = showForMessageTypes(['template']);
 
-/** Values of the "Parameters" choice; a workflow saved before the choice existed has none and means by hand. */
+/** Values of the "Template Details" choice; a workflow saved before the choice existed has none and means by hand. */
 export type TemplateParameterSource = 'manual' | 'fromTemplate';
 const showByHand = showForMessageTypes(['template'], { templateParameterSource: ['manual'] });
 const showFromTemplate = showForMessageTypes(['template'], { templateParameterSource: ['fromTemplate'] });
 
 const MAPPER_FIELD = 'Template Parameters';
+const CHOICE_FIELD = 'Template Details';
 
 export const fields: INodeProperties[] = [
+	{
+		displayName: CHOICE_FIELD,
+		name: 'templateParameterSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Define by Hand',
+				value: 'manual',
+				description:
+					'Enter the template’s name and language, the texts of the body placeholders in order and of the URL buttons by position',
+			},
+			{
+				name: 'From Template',
+				value: 'fromTemplate',
+				description:
+					'Give the template’s ID: its name and language are read from the template, and one field is listed per placeholder it has',
+			},
+		],
+		default: 'manual',
+		description: 'How the template to send and the texts of its placeholders ({{1}}, {{2}}, ...) are given',
+		displayOptions: show,
+	},
 	{
 		displayName: 'Template Name',
 		name: 'templateName',
@@ -42,8 +66,8 @@ export const fields: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. order_shipped',
 		description:
-			'Name of an approved template, exactly as registered (lowercase letters, digits and underscores). With parameters from the template: the name of the template whose ID is given below.',
-		displayOptions: show,
+			'Name of an approved template, exactly as registered (lowercase letters, digits and underscores)',
+		displayOptions: showByHand,
 	},
 	{
 		displayName: 'Language Code',
@@ -53,28 +77,7 @@ export const fields: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. pt_BR',
 		description: 'Locale of the template version to send, in the form xx_XX such as pt_BR or en_US',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Parameters',
-		name: 'templateParameterSource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Define by Hand',
-				value: 'manual',
-				description: 'Enter the texts of the body placeholders in order and of the URL buttons by position',
-			},
-			{
-				name: 'From Template',
-				value: 'fromTemplate',
-				description: 'Read the template by its ID and fill one field per placeholder it has',
-			},
-		],
-		default: 'manual',
-		description: 'How the placeholders ({{1}}, {{2}}, ...) of the template are filled',
-		displayOptions: show,
+		displayOptions: showByHand,
 	},
 	{
 		displayName: 'Template ID',
@@ -83,8 +86,9 @@ export const fields: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 123456789012345',
-		description: 'ID of the template (as Template > Create or Get answers it), read in the editor to list its placeholders',
-		hint: 'A fixed ID: the placeholders are listed while editing. The message itself is sent by Template Name and Language Code.',
+		description:
+			'ID of the template (as Template > Create or Get answers it): the message is sent under its name and language, and the editor lists its placeholders',
+		hint: 'The message goes out under this template’s own name and language, read by its ID when the node runs. With a fixed ID the placeholders are listed below while editing.',
 		displayOptions: showFromTemplate,
 	},
 	templateParametersField('templateParameters', showFromTemplate),
@@ -181,20 +185,71 @@ export function build(params: TemplateParams): TemplatePayload {
 	const name = requiredText(params.templateName, 'Template Name', 'enter the name of an approved template');
 	const checkedName = checkTemplateName(name);
 	if ('problem' in checkedName) throw new MessageInputError('Template Name', checkedName.problem);
-	const code = normalizeLanguageCode(params.templateLanguage);
+	const fromTemplate = isFromTemplate(params);
+	// From a template, name and language are the template's own (identityOfTemplate), sent as the network has them.
+	const code = fromTemplate
+		? requiredText(params.templateLanguage, 'Language Code', 'the template has no language')
+		: normalizeLanguageCode(params.templateLanguage);
 
-	const components =
-		parameterSource(params.templateParameterSource) === 'fromTemplate'
-			? componentsFromTemplate(params.templateParameters)
-			: componentsByHand(params);
+	const components = templateComponents(params);
 
 	return { type: 'template', template: { name, language: { policy: 'deterministic', code }, components } };
+}
+
+/** The components that fill the placeholders; checked on their own before a template given by ID is read. */
+export function templateComponents(params: TemplateParams): TemplateComponent[] {
+	return isFromTemplate(params) ? componentsFromTemplate(params.templateParameters) : componentsByHand(params);
+}
+
+/** Whether the template is given by its ID (its name and language then come from the template). */
+export function isFromTemplate(params: TemplateParams): boolean {
+	return parameterSource(params.templateParameterSource) === 'fromTemplate';
+}
+
+/** The name and language of a template as the gateway answers it (spec 2.5, read response). */
+export interface TemplateIdentity {
+	templateName: string;
+	templateLanguage: string;
+}
+
+/**
+ * The name and language to send a template under, from the template read by ID. A name or language also typed
+ * (a workflow that still carries them) must be the template's own: a mismatch is refused naming both.
+ */
+export function identityOfTemplate(
+	template: unknown,
+	templateId: string,
+	typed: { templateName?: unknown; templateLanguage?: unknown } = {},
+): TemplateIdentity {
+	const read = isPlainObject(template) ? template : {};
+	const name = typeof read.name === 'string' ? read.name.trim() : '';
+	const language = typeof read.language === 'string' ? read.language.trim() : '';
+	// The template's own language is taken as it is: it is what the network registered.
+	if (name === '' || language === '' || /\s/.test(name + language)) {
+		throw new MessageInputError(
+			'Template ID',
+			`the gateway's answer for template ${templateId} has no usable ${name === '' || /\s/.test(name) ? 'name' : 'language'}`,
+		);
+	}
+	const typedName = readString(typed.templateName ?? '', 'Template Name').trim();
+	if (typedName !== '' && typedName !== name) {
+		throw new MessageInputError('Template Name', `"${typedName}" is not the name of template ${templateId}, which is "${name}"`);
+	}
+	const typedLanguage = readString(typed.templateLanguage ?? '', 'Language Code').trim();
+	const sameLanguage = (a: string, b: string) => a.replace('-', '_').toLowerCase() === b.replace('-', '_').toLowerCase();
+	if (typedLanguage !== '' && !sameLanguage(typedLanguage, language)) {
+		throw new MessageInputError(
+			'Language Code',
+			`"${typedLanguage}" is not the language of template ${templateId}, which is "${language}"`,
+		);
+	}
+	return { templateName: name, templateLanguage: language };
 }
 
 function parameterSource(value: unknown): TemplateParameterSource {
 	if (value === undefined || value === null || value === '' || value === 'manual') return 'manual';
 	if (value === 'fromTemplate') return 'fromTemplate';
-	throw new MessageInputError('Parameters', `"${readString(value, 'Parameters')}" is not a choice; use Define by Hand or From Template`);
+	throw new MessageInputError(CHOICE_FIELD, `"${readString(value, CHOICE_FIELD)}" is not a choice; use Define by Hand or From Template`);
 }
 
 function componentsByHand(params: TemplateParams): TemplateComponent[] {
