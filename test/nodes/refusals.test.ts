@@ -10,6 +10,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { MediaFormat } from '../../nodes/gateway/mediaFormat';
+import { mediaFile, SIGNATURES } from '../fixtures/media';
 import type { InputItem } from '../harness';
 import { jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
 
@@ -67,6 +73,26 @@ const createWebhook = (parameters: INodeParameters): INodeParameters => ({
 	...parameters,
 });
 const anObject = { value: { number: '+5511988887777' } };
+
+/** One input item with a file of this format and size in binary property `data`, declared as `mimeType`. */
+const file = (format: MediaFormat | 'unknown', size: number, mimeType: string): InputItem[] => [
+	{ json: {}, binary: { data: { data: format === 'unknown' ? Buffer.alloc(size) : mediaFile(format, size), fileName: 'file', mimeType } } },
+];
+const mediaMessage = (messageType: string) => send({ messageType, mediaSource: 'binary', binaryPropertyName: 'data' });
+const upload = (mediaKind: string): INodeParameters => ({ resource: 'media', operation: 'upload', binaryPropertyName: 'data', mediaKind });
+const FILE_FIELD = 'Input Binary Field';
+const mapperWithoutPlaceholders = { mappingMode: 'defineBelow', value: {}, schema: [] };
+
+/** A 100,000,001-byte PDF in the filesystem, sparse: only its first bytes are written. */
+let largeDirectory: string;
+let largePdf: string;
+beforeAll(() => {
+	largeDirectory = mkdtempSync(join(tmpdir(), 'refusals-'));
+	largePdf = join(largeDirectory, 'large.pdf');
+	writeFileSync(largePdf, SIGNATURES.pdf);
+	truncateSync(largePdf, 100_000_001);
+});
+afterAll(() => rmSync(largeDirectory, { recursive: true, force: true }));
 
 const catalogue: Array<[string, Refusal]> = [
 	// Issue 10, point 1: recipient numbers
@@ -165,6 +191,36 @@ const catalogue: Array<[string, Refusal]> = [
 	['a reaction without message id', { field: 'Message ID', parameters: send({ messageType: 'reaction', reactionMessageId: '', reactionEmoji: '👍' }) }],
 	['an empty mark-as-read id', { field: 'Message ID', parameters: { resource: 'message', operation: 'markAsRead', readMessageId: ' ' } }],
 	['an empty Send and Wait message', { field: 'Message', parameters: sendAndWait({ message: ' ' }) }],
+	// Issue 10, point 2: a template given by its ID
+	['From Template with an empty Template ID', { field: 'Template ID', parameters: send({ messageType: 'template', templateParameterSource: 'fromTemplate', templateId: '', templateParameters: mapperWithoutPlaceholders }) }],
+	['From Template with a Template ID that is an object', { field: 'Template ID', parameters: send({ messageType: 'template', templateParameterSource: 'fromTemplate', templateId: FROM_ITEM, templateParameters: mapperWithoutPlaceholders }), item: anObject }],
+	// Issue 10, point 3: media formats per kind, from the file's bytes and its declared type
+	['a PDF sent as an image', { field: FILE_FIELD, parameters: mediaMessage('image'), items: file('pdf', 2000, 'application/pdf'), reason: /Image files must be JPEG or PNG; this file is PDF/ }],
+	['a GIF sent as an image', { field: FILE_FIELD, parameters: mediaMessage('image'), items: file('gif', 2000, 'image/gif'), reason: /this file is GIF/ }],
+	['a PNG sent as a sticker', { field: FILE_FIELD, parameters: mediaMessage('sticker'), items: file('png', 2000, 'image/png'), reason: /Sticker files must be WebP; this file is PNG/ }],
+	['a QuickTime (MOV) video', { field: FILE_FIELD, parameters: mediaMessage('video'), items: file('quicktime', 2000, 'video/quicktime'), reason: /Video files must be MP4 or 3GPP; this file is QuickTime/ }],
+	['a WebM video', { field: FILE_FIELD, parameters: mediaMessage('video'), items: file('matroska', 2000, 'video/webm'), reason: /this file is WebM/ }],
+	['OGG audio without the opus codec', { field: FILE_FIELD, parameters: mediaMessage('audio'), items: file('ogg-vorbis', 2000, 'audio/ogg'), reason: /this file is OGG Vorbis/ }],
+	['WAV audio', { field: FILE_FIELD, parameters: mediaMessage('audio'), items: file('wav', 2000, 'audio/wav'), reason: /Audio files must be AAC, MP4, MPEG audio \(MP3\), AMR or OGG Opus; this file is WAV/ }],
+	['an image whose bytes are no known format', { field: FILE_FIELD, parameters: mediaMessage('image'), items: file('unknown', 2000, 'image/jpeg'), reason: /not a format it recognises \(declared image\/jpeg\)/ }],
+	['a JPEG declared as image/png', { field: FILE_FIELD, parameters: mediaMessage('image'), items: file('jpeg', 2000, 'image/png'), reason: /declared image\/png but its content is JPEG/ }],
+	['a PDF declared as image/jpeg, sent as a document', { field: FILE_FIELD, parameters: mediaMessage('document'), items: file('pdf', 2000, 'image/jpeg'), reason: /declared image\/jpeg but its content is PDF/ }],
+	['a PNG uploaded as a sticker (Media > Upload)', { field: FILE_FIELD, parameters: upload('sticker'), items: file('png', 2000, 'image/png'), reason: /Sticker files must be WebP/ }],
+	['a PDF uploaded as a video (Media > Upload)', { field: FILE_FIELD, parameters: upload('video'), items: file('pdf', 2000, 'application/pdf'), reason: /this file is PDF/ }],
+	// Issue 10, point 3: sizes in decimal bytes (5 MB = 5,000,000 bytes)
+	['an image of 5,000,001 bytes', { field: FILE_FIELD, parameters: mediaMessage('image'), items: file('jpeg', 5_000_001, 'image/jpeg'), reason: /5,000,001 bytes; image files are at most 5 MB \(5,000,000 bytes\)/ }],
+	['a sticker of 100,001 bytes', { field: FILE_FIELD, parameters: mediaMessage('sticker'), items: file('webp', 100_001, 'image/webp'), reason: /at most 100 KB \(100,000 bytes\)/ }],
+	['a video of 16,000,001 bytes', { field: FILE_FIELD, parameters: mediaMessage('video'), items: file('mp4', 16_000_001, 'video/mp4'), reason: /video files are at most 16 MB \(16,000,000 bytes\)/ }],
+	['an audio of 16,000,001 bytes', { field: FILE_FIELD, parameters: mediaMessage('audio'), items: file('aac', 16_000_001, 'audio/aac'), reason: /audio files are at most 16 MB \(16,000,000 bytes\)/ }],
+	['an image of 5,000,001 bytes left to detection (Media > Upload)', { field: FILE_FIELD, parameters: upload('auto'), items: file('png', 5_000_001, 'image/png'), reason: /image files are at most 5 MB/ }],
+	['a document of 100,000,001 bytes (filesystem binary)', {
+		field: FILE_FIELD,
+		parameters: mediaMessage('document'),
+		get items(): InputItem[] {
+			return [{ json: {}, binary: { data: { data: { filePath: largePdf }, fileName: 'large.pdf', mimeType: 'application/pdf' } } }];
+		},
+		reason: /100,000,001 bytes; document files are at most 100 MB \(100,000,000 bytes\)/,
+	}],
 ];
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -282,4 +338,31 @@ describe('with Continue On Fail: the bad item becomes an error item and the good
 			]),
 		);
 	});
+
+	it('media send: files of the wrong format or over the decimal limit are error items, the good files are sent', async () => {
+		const items: InputItem[] = [
+			file('jpeg', 4_000_000, 'image/jpeg'),
+			file('pdf', 3000, 'application/pdf'),
+			file('png', 5_000_000, 'image/png'),
+			file('png', 5_000_001, 'image/png'),
+			file('gif', 3000, 'image/gif'),
+		].flat();
+		const result = await runGateway(gateway.sandbox, mediaMessage('image'), { items, continueOnFail: true });
+
+		const output = outputJson(result);
+		expect(result.output[0].map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		expect(output.map((json) => json.error ?? 'sent')).toEqual([
+			'sent',
+			expect.stringMatching(/^Input Binary Field "data" \(item 1\): Image files must be JPEG or PNG; this file is PDF/),
+			'sent',
+			expect.stringMatching(/^Input Binary Field "data" \(item 3\): The file is 5,000,001 bytes/),
+			expect.stringMatching(/^Input Binary Field "data" \(item 4\): Image files must be JPEG or PNG; this file is GIF/),
+		]);
+		const uploads = gateway.sandbox.requests.filter((request) => request.path === '/api/Medias');
+		expect(uploads.map((request) => (request.body as { files: Array<{ size: number; contentType: string }> }).files[0].size).sort()).toEqual([
+			4_000_000,
+			5_000_000,
+		]);
+		expect(gateway.sandbox.requests.filter((request) => request.path === '/api/Messages')).toHaveLength(2);
+	}, 60_000);
 });
