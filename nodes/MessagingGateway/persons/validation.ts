@@ -47,7 +47,11 @@ interface ColumnsPlan {
 
 const plans = new WeakMap<PersonColumns, Map<string, ColumnsPlan>>();
 
+/** The plan of the last call: a file's records share their columns and keys, so most calls look nothing up. */
+let last: { columns: PersonColumns; keys: KeyConfiguration; plan: ColumnsPlan } | undefined;
+
 function planFor(columns: PersonColumns, keys: KeyConfiguration): ColumnsPlan {
+	if (last !== undefined && last.columns === columns && last.keys === keys) return last.plan;
 	let byKeys = plans.get(columns);
 	if (!byKeys) plans.set(columns, (byKeys = new Map()));
 	const keysId = keys.join(',');
@@ -62,7 +66,22 @@ function planFor(columns: PersonColumns, keys: KeyConfiguration): ColumnsPlan {
 		};
 		byKeys.set(keysId, plan);
 	}
+	last = { columns, keys, plan };
 	return plan;
+}
+
+function addViolation(
+	violations: PersonViolation[] | undefined,
+	itemIndex: number,
+	field: string,
+	reason: string,
+	value?: unknown,
+): PersonViolation[] {
+	const violation: PersonViolation = { itemIndex, field, reason };
+	if (value !== undefined) violation.value = excerpt(value);
+	if (violations === undefined) return [violation];
+	violations.push(violation);
+	return violations;
 }
 
 /**
@@ -77,31 +96,26 @@ export function validatePersonRow(
 	const { columns } = raw;
 	const plan = planFor(columns, keys);
 	let violations: PersonViolation[] | undefined;
-	const fail = (field: string, reason: string, value?: unknown) => {
-		const violation: PersonViolation = { itemIndex, field, reason };
-		if (value !== undefined) violation.value = excerpt(value);
-		(violations ??= []).push(violation);
-	};
 
 	const fields = new Array<string | undefined>(columns.fields.length);
 	for (let i = 0; i < fields.length; i++) {
 		const value = raw.fields[i];
 		if (isAbsent(value)) continue;
 		const result = plan.fieldNormalisers[i](value);
-		if (isInvalid(result)) fail(columns.fields[i], result.reason, value);
+		if (isInvalid(result)) violations = addViolation(violations, itemIndex, columns.fields[i], result.reason, value);
 		else if (result !== '') fields[i] = result;
 	}
 
 	if (keys.length === 0) {
-		if (!plan.keyIndexes.some((index) => !isAbsent(raw.fields[index]))) {
-			fail(KEY_FIELDS.join('/'), 'is missing: at least one of them is required');
-		}
+		let hasKey = false;
+		for (let k = 0; k < plan.keyIndexes.length && !hasKey; k++) hasKey = !isAbsent(raw.fields[plan.keyIndexes[k]]);
+		if (!hasKey) violations = addViolation(violations, itemIndex, KEY_FIELDS.join('/'), 'is missing: at least one of them is required');
 	} else if (plan.requiredKeyIndex < 0 || isAbsent(raw.fields[plan.requiredKeyIndex])) {
-		fail(keys[0], 'is required: it is the highest-priority key');
+		violations = addViolation(violations, itemIndex, keys[0], 'is required: it is the highest-priority key');
 	}
-	if (!plan.nameIndexes.some((index) => fields[index] !== undefined)) {
-		fail('FirstName/LastName', 'is missing: one of them is required');
-	}
+	let hasName = false;
+	for (let n = 0; n < plan.nameIndexes.length && !hasName; n++) hasName = fields[plan.nameIndexes[n]] !== undefined;
+	if (!hasName) violations = addViolation(violations, itemIndex, 'FirstName/LastName', 'is missing: one of them is required');
 
 	const attributes = new Array<string | undefined>(columns.attributes.length);
 	for (let i = 0; i < attributes.length; i++) {
@@ -110,7 +124,7 @@ export function validatePersonRow(
 		const result = plan.attributeNormalisers[i](value);
 		if (isInvalid(result)) {
 			const { name, type } = columns.attributes[i];
-			fail(name, `${result.reason} (${type})`, value);
+			violations = addViolation(violations, itemIndex, name, `${result.reason} (${type})`, value);
 		} else attributes[i] = result;
 	}
 
