@@ -102,11 +102,11 @@ describe('batching', () => {
 describe('parallel sending (dispatcher)', () => {
 	it('answers that come back out of order: output in input order, each item paired with its own answer', async () => {
 		const items = phones(6);
-		// The first items answer last.
-		gateway.sandbox.setLatency((request) => (6 - Number(recipientOf(request).slice(-1))) * 80);
+		// The first items answer last: item 0 after 900 ms, item 5 at once.
+		gateway.sandbox.setLatency((request) => (5 - Number(recipientOf(request).slice(-1))) * 180);
 		const { output } = await run(sendText(), items);
 		const received = gateway.sandbox.requests.map((request) => request.receivedAt);
-		expect(Math.max(...received) - Math.min(...received)).toBeLessThan(300); // all in flight together
+		expect(Math.max(...received) - Math.min(...received)).toBeLessThan(900); // all sent before item 0's answer
 		expect(output[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
 		const ids = acceptedIds();
@@ -118,8 +118,8 @@ describe('parallel sending (dispatcher)', () => {
 		expect(output[0]).toHaveLength(25);
 		// The first request of a run reaches the sandbox later after its start than the others (set-up): left out.
 		const times = gateway.sandbox.requests.map((request) => request.receivedAt).sort((a, b) => a - b).slice(1);
-		// Arrival jitter may move one request into the next window: one over the cap is the margin (no cap: 24).
-		for (const start of times) expect(times.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(11);
+		// Arrival jitter on a loaded machine may move a request or two into the next window: the margin (no cap: 24).
+		for (const start of times) expect(times.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(12);
 		expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1900); // 24 starts at 10/s span 2.3 s
 	});
 
@@ -128,12 +128,12 @@ describe('parallel sending (dispatcher)', () => {
 		gateway.sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 1 });
 		const items = phones(12);
 		const { output } = await run(sendText({ sending: { parallelRequests: 4 } }), items);
-		const requests = gateway.sandbox.requests;
+		const requests = [...gateway.sandbox.requests].sort((a, b) => a.receivedAt - b.receivedAt);
 		const limited = requests.find((request) => request.status === 429)!;
-		const limitedAnswer = limited.receivedAt + 400;
-		// Nothing starts between the 429's answer and the end of its Retry-After: not the retry, not the other items.
-		const during = requests.filter((request) => request.receivedAt > limited.receivedAt + 300 && request.receivedAt < limitedAnswer + 900);
-		expect(during).toEqual([]);
+		// The first 4 were in flight when the 429 came (answered after 400 ms); everything after them, the retry and
+		// the other items alike, starts only when its Retry-After (1 s after that answer) is over.
+		expect(requests.indexOf(limited)).toBeLessThan(4);
+		for (const later of requests.slice(4)) expect(later.receivedAt).toBeGreaterThanOrEqual(limited.receivedAt + 400 + 950);
 		expect(requests).toHaveLength(13);
 		expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
 		expect(Object.keys(acceptedIds()).sort()).toEqual(digitsOf(items).sort());
