@@ -57,7 +57,7 @@ describe('paired items and Continue On Fail', () => {
 		expect(output[0][1].json.error).toMatch(/item 1/);
 		expect(output[0][0].json.messageId).toBeDefined();
 		expect(output[0][2].json.messageId).toBeDefined();
-		expect(gateway.sandbox.requests.map((request) => (request.body as { to: string }).to)).toEqual(['5511988880010', '5511988880012']);
+		expect(gateway.sandbox.requests.map((request) => (request.body as { to: string }).to).sort()).toEqual(['5511988880010', '5511988880012']);
 	});
 
 	it('without it, the first bad item stops the run with an error naming the item', async () => {
@@ -169,7 +169,7 @@ describe('parallel sending (dispatcher)', () => {
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.context.itemIndex).toBe(4);
 		expect(error.description).toMatch(/4 of 10 items were sent before the run stopped at item 4/);
-		expect(gateway.sandbox.requests.map(recipientOf)).toEqual(digitsOf(items).slice(0, 4));
+		expect(gateway.sandbox.requests.map(recipientOf).sort()).toEqual(digitsOf(items).slice(0, 4)); // two in flight: any order
 	});
 
 	it('the editor defaults are the dispatcher defaults', () => {
