@@ -100,11 +100,14 @@ async function main() {
 	if (sandbox) {
 		lines.push(
 			`  Sandbox:     ${sandbox.url} (requests it received: ${sandbox.url}/__sandbox/requests; log ${sandbox.logFile})`,
+			// A local test key, shown so that the credential screen can be tried by hand (Base URL and API Key).
+			`  Sandbox key: API key ${sandbox.apiKey}, Phone ID ${sandbox.phoneId} (Base URL ${sandbox.url})`,
 			'',
 			registered.length
 				? `A trigger is registered at the sandbox (${registered.length} webhook${registered.length > 1 ? 's' : ''}${published.length ? `; published: ${published.map((w) => `"${w.name}"`).join(', ')}` : ''}). Send it a test message with:`
 				: 'Publish a workflow with the Messaging Gateway Trigger (for example the auto-reply bot), then send it a test message with:',
 			`  ${Number(new URL(sandbox.url).port) === DEFAULT_PORT ? '' : `SANDBOX_PORT=${new URL(sandbox.url).port} `}npm run sandbox -- deliver --text "hello"`,
+			'It prints the trigger\'s answer, then waits for the reply the workflow sends and prints it.',
 		);
 	} else {
 		lines.push(

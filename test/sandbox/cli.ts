@@ -9,6 +9,8 @@ import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
 import { startSandbox } from './server';
 
 const DEFAULT_PORT = 8787;
+/** How long `deliver` waits for the workflow's reply: a trigger answers at once, the workflow then runs. */
+const DEFAULT_REPLY_WAIT_SECONDS = 30;
 /** The business number shown in delivered notifications (as in the samples of the spec's notifications folder). */
 const DISPLAY_PHONE_NUMBER = '5511900001111';
 
@@ -18,7 +20,8 @@ Usage:
   npm run sandbox                      start it (Ctrl+C stops it)
   npm run sandbox -- deliver [options] [notification.json]
                                        deliver an incoming text message (or the notification in the file) to every
-                                       webhook registered in the running sandbox, and print each receiver's answer
+                                       webhook registered in the running sandbox, print each receiver's answer, then
+                                       wait for the messages the workflow sends back to the sender and print them
   npm run sandbox -- --help            this help
 
 Environment (start):
@@ -34,6 +37,7 @@ Options (deliver):
   --from DIGITS     the sender's number (default 5511988887777)
   --name NAME       the sender's profile name (default "Cliente Sandbox")
   --no-headers      send without the webhooks' custom headers (a forged notification)
+  --wait SECONDS    how long to wait for the workflow's reply (default ${DEFAULT_REPLY_WAIT_SECONDS}; 0: do not wait)
 
 Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state;
 POST /__sandbox/reset, /__sandbox/fail {route,count,mode}, /__sandbox/deliver {notification},
@@ -93,6 +97,7 @@ interface DeliverArguments {
 	name: string;
 	omitCustomHeaders: boolean;
 	file: string | null;
+	waitSeconds: number;
 }
 
 function parseDeliverArguments(args: string[]): DeliverArguments {
@@ -103,6 +108,7 @@ function parseDeliverArguments(args: string[]): DeliverArguments {
 		name: 'Cliente Sandbox',
 		omitCustomHeaders: false,
 		file: null,
+		waitSeconds: DEFAULT_REPLY_WAIT_SECONDS,
 	};
 	for (let i = 0; i < args.length; i++) {
 		const arg = args[i];
@@ -116,6 +122,10 @@ function parseDeliverArguments(args: string[]): DeliverArguments {
 		else if (arg === '--from') parsed.from = value();
 		else if (arg === '--name') parsed.name = value();
 		else if (arg === '--no-headers') parsed.omitCustomHeaders = true;
+		else if (arg === '--wait') {
+			parsed.waitSeconds = Number(value());
+			if (!(parsed.waitSeconds >= 0)) throw new Error('--wait needs a number of seconds (0: do not wait)');
+		}
 		else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
 		else if (parsed.file === null) parsed.file = arg;
 		else throw new Error(`Only one notification file can be given (got ${parsed.file} and ${arg})`);
@@ -142,6 +152,7 @@ async function deliver(args: string[]): Promise<number> {
 	const notification = options.file
 		? (JSON.parse(readFileSync(options.file, 'utf8')) as object)
 		: incomingText(info.phoneId, options);
+	const recordedBefore = (await recordedRequests(options.url)).length;
 	const response = await fetch(`${options.url}/__sandbox/deliver`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -159,9 +170,72 @@ async function deliver(args: string[]): Promise<number> {
 	}
 	for (const result of results) {
 		const body = result.body.length > 300 ? `${result.body.slice(0, 300)}…` : result.body;
-		console.log(`${result.status === 0 ? 'unreachable' : result.status}  ${result.endpoint}  (webhook ${result.webhookId})  ${body}`);
+		console.log(`Delivered: ${result.status === 0 ? 'unreachable' : result.status}  ${result.endpoint}  (webhook ${result.webhookId})  ${body}`);
 	}
-	return results.every((result) => result.status >= 200 && result.status < 300) ? 0 : 1;
+	if (!results.every((result) => result.status >= 200 && result.status < 300)) return 1;
+	if (options.waitSeconds === 0) return 0;
+	return await waitForReplies(options, senderOf(notification) ?? options.from, recordedBefore);
+}
+
+interface RecordedMessage {
+	route: string | null;
+	method: string;
+	status: number;
+	body: { to?: unknown; type?: unknown; [typeObject: string]: unknown } | null;
+}
+
+async function recordedRequests(url: string): Promise<RecordedMessage[]> {
+	return (await (await fetch(`${url}/__sandbox/requests`)).json()) as RecordedMessage[];
+}
+
+/** The sender of the first message of a notification, to whom the workflow is expected to reply. */
+function senderOf(notification: object): string | undefined {
+	const messages = (notification as { messages?: Array<{ from?: unknown }> }).messages;
+	const from = Array.isArray(messages) ? messages[0]?.from : undefined;
+	return typeof from === 'string' ? from : undefined;
+}
+
+/** What a sent message says, in one line: its text, or its type and what identifies it. */
+function summary(body: RecordedMessage['body']): string {
+	if (!body) return '(no body)';
+	const type = String(body.type ?? (body as { status?: unknown }).status ?? 'unknown');
+	const object = (body[type] ?? {}) as Record<string, unknown>;
+	if (type === 'text') return JSON.stringify((object as { body?: string }).body ?? '');
+	if (type === 'interactive') return `interactive: ${JSON.stringify((object.body as { text?: string } | undefined)?.text ?? '')}`;
+	if (type === 'template') return `template ${String(object.name)}`;
+	if (type === 'read') return `marked ${String((body as { message_id?: unknown }).message_id)} as read`;
+	return type;
+}
+
+/**
+ * Waits until the workflow has sent a message to the sender (POST /api/Messages with `to` the sender), printing each
+ * message the sandbox received from the delivery on; a mark-as-read is printed, but is no reply.
+ */
+async function waitForReplies(options: DeliverArguments, sender: string, recordedBefore: number): Promise<number> {
+	console.log(`Waiting up to ${options.waitSeconds} s for the workflow to answer ${sender}...`);
+	const deadline = Date.now() + options.waitSeconds * 1000;
+	let printed = recordedBefore;
+	let replied = false;
+	while (Date.now() < deadline) {
+		const requests = await recordedRequests(options.url);
+		for (const request of requests.slice(printed)) {
+			if (request.route !== 'messages') continue;
+			const toSender = request.body?.to === sender;
+			if (toSender) replied = true;
+			const accepted = request.status >= 200 && request.status < 300 ? '' : ` (the sandbox refused it: ${request.status})`;
+			console.log(`${toSender ? 'Reply to ' + sender : 'Sent'}: ${summary(request.body)}${accepted}`);
+		}
+		printed = Math.max(printed, requests.length);
+		if (replied) return 0;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	console.error(`No reply to ${sender} reached the sandbox within ${options.waitSeconds} s. Check that:
+  - the workflow with the Messaging Gateway Trigger is published (active) and its trigger answered above with 200;
+  - its run succeeded: open it in the n8n editor, tab Executions (an error there says what went wrong);
+  - its credential's Base URL is this sandbox (${options.url}) and its API key the one \`npm start\` printed;
+  - the workflow sends something back to the sender (the auto-reply bot of examples/ does).
+Every request the sandbox received: ${options.url}/__sandbox/requests`);
+	return 1;
 }
 
 /** An incoming text message in the shape the gateway delivers: Meta's `value` object only (NOTES.md). */
