@@ -13,7 +13,18 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 
 export type { CountryCode };
 
+/** The digits to send, or why the number is refused: a predicate without the number (`is an invented number`). */
 export type PhoneCheck = { digits: string } | { problem: string };
+
+export interface PhoneCheckOptions {
+	/** The country of numbers written without their country code. */
+	defaultCountry?: CountryCode;
+	/** What to do about a national number when there is no Default Country; by default, set one. */
+	nationalHint?: string;
+}
+
+const DEFAULT_COUNTRY_HINT =
+	'write it with + and the country code, or set Default Country in the credential (or the node option) to read national numbers';
 
 /** Characters people put around the digits of a number. */
 const NUMBER_TEXT = /^\+?[\d\s().\-/]+$/;
@@ -47,7 +58,7 @@ export function readDefaultCountry(value: unknown): { country: CountryCode | und
 }
 
 /** The international digits of a number, or why it is refused. `input` is text or a number from an expression. */
-export function checkPhone(input: unknown, defaultCountry?: CountryCode): PhoneCheck {
+export function checkPhone(input: unknown, options: PhoneCheckOptions = {}): PhoneCheck {
 	let raw: string;
 	if (typeof input === 'string') raw = input.trim();
 	else if (typeof input === 'number' && Number.isSafeInteger(input) && input > 0) raw = String(input);
@@ -57,13 +68,20 @@ export function checkPhone(input: unknown, defaultCountry?: CountryCode): PhoneC
 	if (raw === '') return { problem: `is empty; enter the number with its country code, ${EXAMPLE}` };
 	if (!NUMBER_TEXT.test(raw)) {
 		return {
-			problem: `"${raw}" is not a phone number; use digits with the country code, ${EXAMPLE} (spaces, dashes and brackets are fine)`,
+			problem: `is not a phone number; use digits with the country code, ${EXAMPLE} (spaces, dashes and brackets are fine)`,
 		};
 	}
 	const digits = raw.replace(/\D/g, '');
-	if (raw.startsWith('+')) return checked(raw, `+${digits}`);
-	if (digits.startsWith('00')) return checked(raw, `+${digits.slice(2)}`);
-	return defaultCountry ? nationalOrInternational(raw, digits, defaultCountry) : withoutCountry(raw, digits);
+	if (raw.startsWith('+')) return checked(`+${digits}`);
+	if (digits.startsWith('00')) return checked(`+${digits.slice(2)}`);
+	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry);
+	return withoutCountry(digits, options.nationalHint ?? DEFAULT_COUNTRY_HINT);
+}
+
+/** A refused number's problem with the number in front, as people read it: `"+55 11 0000-0000" is not a valid…`. */
+export function phoneProblemText(input: unknown, problem: string): string {
+	const shown = typeof input === 'string' ? input.trim() : typeof input === 'number' ? String(input) : '';
+	return shown === '' ? problem : `"${shown}" ${problem}`;
 }
 
 /**
@@ -78,56 +96,55 @@ function nationalOrInternational(raw: string, digits: string, country: CountryCo
 	const internationalValid = international?.isValid() === true;
 	if (nationalValid && internationalValid && national.number !== international.number) {
 		return {
-			problem: `"${raw}" may be ${national.number} (a national number of ${country}) or ${international.number}; write it with + and the country code`,
+			problem: `may be ${national.number} (a national number of ${country}) or ${international.number}; write it with + and the country code`,
 		};
 	}
-	if (nationalValid) return notInvented(raw, national);
-	if (internationalValid) return notInvented(raw, international);
-	return { problem: planProblem(raw, national ?? undefined, country) };
+	if (nationalValid) return notInvented(national);
+	if (internationalValid) return notInvented(international);
+	return { problem: planProblem(national ?? undefined, country) };
 }
 
 /** Digits only and no Default Country: international digits, or refused with the hint to set a Default Country. */
-function withoutCountry(raw: string, digits: string): PhoneCheck {
-	const hint = 'write it with + and the country code, or set Default Country in the credential (or the node option) to read national numbers';
-	if (digits.startsWith('0')) return { problem: `"${raw}" looks like a national number (it starts with 0); ${hint}` };
+function withoutCountry(digits: string, hint: string): PhoneCheck {
+	if (digits.startsWith('0')) return { problem: `looks like a national number (it starts with 0); ${hint}` };
 	const international = parsePhoneNumberFromString(`+${digits}`);
-	if (international?.isValid()) return notInvented(raw, international);
-	return { problem: `"${raw}" is not a valid international number; if it is a national number, ${hint}` };
+	if (international?.isValid()) return notInvented(international);
+	return { problem: `is not a valid international number; if it is a national number, ${hint}` };
 }
 
-function checked(raw: string, international: string): PhoneCheck {
+function checked(international: string): PhoneCheck {
 	const number = parsePhoneNumberFromString(international);
 	if (!number) {
 		const known = /^\+[1-9]/.test(international) && international.length > 4;
 		return {
 			problem: known
-				? `"${raw}" does not start with a known country code; ${EXAMPLE}`
-				: `"${raw}" is too short for a phone number with its country code; ${EXAMPLE}`,
+				? `does not start with a known country code; ${EXAMPLE}`
+				: `is too short for a phone number with its country code; ${EXAMPLE}`,
 		};
 	}
-	if (!number.isValid()) return { problem: planProblem(raw, number) };
-	return notInvented(raw, number);
+	if (!number.isValid()) return { problem: planProblem(number) };
+	return notInvented(number);
 }
 
-function notInvented(raw: string, number: PhoneNumber): PhoneCheck {
+function notInvented(number: PhoneNumber): PhoneCheck {
 	const national = String(number.nationalNumber);
 	if (isInventedNumber(national.slice(-INVENTED_TAIL))) {
-		return { problem: `"${raw}" is an invented number (repeated or consecutive digits), not a real phone number` };
+		return { problem: 'is an invented number (repeated or consecutive digits), not a real phone number' };
 	}
 	return { digits: number.number.slice(1) };
 }
 
 /** Why a parsed number is not in its country's plan: its length when that is the reason, else the plan itself. */
-function planProblem(raw: string, number: PhoneNumber | undefined, country?: CountryCode): string {
+function planProblem(number: PhoneNumber | undefined, country?: CountryCode): string {
 	const where = number?.country ?? country;
 	const plan = where ? `${where} (+${getCountryCallingCode(where)})` : `country code +${number?.countryCallingCode ?? '?'}`;
 	if (number) {
 		const length = validatePhoneNumberLength(number.number);
-		if (length === 'TOO_SHORT') return `"${raw}" has too few digits for a number of ${plan}`;
-		if (length === 'TOO_LONG') return `"${raw}" has too many digits for a number of ${plan}`;
-		if (length === 'INVALID_LENGTH') return `"${raw}" has a digit count no number of ${plan} has`;
+		if (length === 'TOO_SHORT') return `has too few digits for a number of ${plan}`;
+		if (length === 'TOO_LONG') return `has too many digits for a number of ${plan}`;
+		if (length === 'INVALID_LENGTH') return `has a digit count no number of ${plan} has`;
 	}
-	return `"${raw}" is not a valid number of ${plan}: no number of its numbering plan starts this way`;
+	return `is not a valid number of ${plan}: no number of its numbering plan starts this way`;
 }
 
 function describeValue(value: unknown): string {

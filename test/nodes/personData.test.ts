@@ -341,9 +341,9 @@ describe('Person Data > Upload: spreadsheet column names', () => {
 		['Nome', 'Mail', 'Celular'],
 		['Name', 'Mail', 'Mobile'],
 	])('maps %s, %s and %s', async (name, mail, phone) => {
-		await run({}, jsonItems([{ [name]: 'José da Silva', [mail]: 'jose@example.com', [phone]: '11 97312-4856' }]));
+		await run({}, jsonItems([{ [name]: 'José da Silva', [mail]: 'jose@example.com', [phone]: '+55 11 97312-4856' }]));
 		expect(storedRows()).toEqual([
-			{ FirstName: 'José da', LastName: 'Silva', Email: 'jose@example.com', Phone: '11973124856' },
+			{ FirstName: 'José da', LastName: 'Silva', Email: 'jose@example.com', Phone: '5511973124856' },
 		]);
 	});
 });

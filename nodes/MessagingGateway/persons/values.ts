@@ -3,6 +3,7 @@
  * written form of each custom attribute type (rule 5). Each normaliser returns the exact text to write, or an
  * `Invalid` with a reason a user can act on. Shared by type inference (mapping.ts) and validation (validation.ts).
  */
+import { checkPhone, isInventedNumber } from '../../gateway/phone';
 import type { AttributeType } from './fields';
 
 export interface Invalid {
@@ -74,13 +75,8 @@ export function isPlaceholder(text: string): boolean {
 	return lower === '' || PLACEHOLDERS.has(lower) || ONLY_MARKS.test(lower);
 }
 
-const ASCENDING = '01234567890123456789';
-const DESCENDING = '98765432109876543210';
-
-/** Invented numbers: one digit repeated (`11111111`) or a run (`12345678`, `98765432`). */
-export function isInventedNumber(digits: string): boolean {
-	return /^(\d)\1+$/.test(digits) || ASCENDING.includes(digits) || DESCENDING.includes(digits);
-}
+/** Invented numbers (one digit repeated, or a run) are the phone module's, shared with recipients. */
+export { isInventedNumber };
 
 /** Text of a person field: strings trimmed, numbers as digits; anything else is not text. */
 export function fieldText(value: unknown): string | Invalid {
@@ -133,19 +129,21 @@ export function normaliseEmail(value: unknown): string | Invalid {
 	return text;
 }
 
-/** Phone: international digits, 8 to 15 of them, after removing `+`, spaces, brackets, dashes and dots. */
+/**
+ * Phone: the international digits of a number valid for its country's plan and not invented, read by the phone
+ * module that recipients use too (`+55 (11) 98888-7777` and `5511988887777` give `5511988887777`).
+ */
 export function normalisePhone(value: unknown): string | Invalid {
 	let text: string;
 	if (typeof value === 'number' && Number.isSafeInteger(value)) text = String(value);
 	else if (typeof value === 'string') text = value.trim();
 	else return invalid('must be text');
 	if (isPlaceholder(text)) return invalid('is a placeholder, not a phone number');
-	const digits = text.replace(/[+\s()[\]\-.]/g, '');
-	if (!/^\d+$/.test(digits)) return invalid('must hold only digits (+, spaces, brackets and dashes allowed)');
-	if (digits.length < 8 || digits.length > 15) return invalid(`must have 8 to 15 digits, has ${digits.length}`);
-	if (isInventedNumber(digits.slice(-8))) return invalid('is an invented number');
-	return digits;
+	const checked = checkPhone(text, { nationalHint: PERSON_NATIONAL_HINT });
+	return 'digits' in checked ? checked.digits : invalid(checked.problem);
 }
+
+const PERSON_NATIONAL_HINT = 'write it with its country code, e.g. 5511988887777';
 
 // ---- Custom attribute values (rule 5) ----
 

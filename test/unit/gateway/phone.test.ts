@@ -39,14 +39,14 @@ describe('checkPhone: international numbers', () => {
 
 describe('checkPhone: national numbers and the Default Country', () => {
 	it('reads (11) 98888-7777 as a Brazilian number with BR, never as country code 1', () => {
-		expect(checkPhone('(11) 98888-7777', 'BR')).toEqual({ digits: '5511988887777' });
-		expect(checkPhone('011 98888-7777', 'BR')).toEqual({ digits: '5511988887777' });
-		expect(checkPhone('07911 123456', 'GB')).toEqual({ digits: '447911123456' });
+		expect(checkPhone('(11) 98888-7777', { defaultCountry: 'BR' })).toEqual({ digits: '5511988887777' });
+		expect(checkPhone('011 98888-7777', { defaultCountry: 'BR' })).toEqual({ digits: '5511988887777' });
+		expect(checkPhone('07911 123456', { defaultCountry: 'GB' })).toEqual({ digits: '447911123456' });
 	});
 
 	it('still takes international numbers when a Default Country is set', () => {
-		expect(checkPhone('+1 415 555 2671', 'BR')).toEqual({ digits: '14155552671' });
-		expect(checkPhone('5511988887777', 'BR')).toEqual({ digits: '5511988887777' });
+		expect(checkPhone('+1 415 555 2671', { defaultCountry: 'BR' })).toEqual({ digits: '14155552671' });
+		expect(checkPhone('5511988887777', { defaultCountry: 'BR' })).toEqual({ digits: '5511988887777' });
 	});
 
 	it('refuses a national number without a Default Country, with the hint to set one', () => {
@@ -55,18 +55,18 @@ describe('checkPhone: national numbers and the Default Country', () => {
 	});
 
 	it('takes digits that are the same number read nationally and internationally', () => {
-		expect(checkPhone('12025550123', 'US')).toEqual({ digits: '12025550123' });
+		expect(checkPhone('12025550123', { defaultCountry: 'US' })).toEqual({ digits: '12025550123' });
 	});
 
 	it('refuses digits that are one number nationally and another internationally, unless written nationally', () => {
 		// 604 262 3120 in Vancouver, or +60 4-262 3120 in Malaysia
-		expect(problemOf(checkPhone('6042623120', 'US'))).toMatch(/may be \+16042623120 \(a national number of US\) or \+6042623120/);
-		expect(checkPhone('(604) 262-3120', 'US')).toEqual({ digits: '16042623120' });
-		expect(checkPhone('+60 4-262 3120', 'US')).toEqual({ digits: '6042623120' });
+		expect(problemOf(checkPhone('6042623120', { defaultCountry: 'US' }))).toMatch(/may be \+16042623120 \(a national number of US\) or \+6042623120/);
+		expect(checkPhone('(604) 262-3120', { defaultCountry: 'US' })).toEqual({ digits: '16042623120' });
+		expect(checkPhone('+60 4-262 3120', { defaultCountry: 'US' })).toEqual({ digits: '6042623120' });
 	});
 
 	it('refuses a number that is not in the plan of the Default Country', () => {
-		expect(problemOf(checkPhone('98888-777', 'BR'))).toMatch(/BR \(\+55\)/);
+		expect(problemOf(checkPhone('98888-777', { defaultCountry: 'BR' }))).toMatch(/BR \(\+55\)/);
 	});
 });
 

@@ -5,7 +5,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { checkPhone, type CountryCode } from '../../../../gateway/phone';
+import { checkPhone, phoneProblemText, type CountryCode } from '../../../../gateway/phone';
 import { CHANNEL, type MessageType } from '../../../../gateway/spec';
 import { textOf } from '../../../../gateway/text';
 
@@ -97,8 +97,10 @@ export function cleanRecipient(
 	input: unknown,
 	options: { defaultCountry?: CountryCode; field?: string } = {},
 ): string {
-	const result = checkPhone(input, options.defaultCountry);
-	if ('problem' in result) throw new MessageInputError(options.field ?? recipientField.displayName, result.problem);
+	const result = checkPhone(input, { defaultCountry: options.defaultCountry });
+	if ('problem' in result) {
+		throw new MessageInputError(options.field ?? recipientField.displayName, phoneProblemText(input, result.problem));
+	}
 	return result.digits;
 }
 
