@@ -151,7 +151,6 @@ const catalogue: Array<[string, Refusal]> = [
 	// Template edit and get
 	['an edit that sets nothing', { field: 'Update Fields', parameters: editTemplate({}), reason: /nothing to change/ }],
 	['an edited name with capitals', { field: 'Update Fields › Name', parameters: editTemplate({ updateFields: { name: 'Order_Shipped' } }) }],
-	['an edited category that is not the spec\'s', { field: 'Update Fields › Category', parameters: editTemplate({ updateFields: { category: '={{ "SALES" }}' } }) }],
 	['an edited language with a hyphen', { field: 'Update Fields › Language', parameters: editTemplate({ updateFields: { language: 'pt-BR' } }) }],
 	['a template id with a path in it (Edit)', { field: 'Template ID', parameters: editTemplate({ templateId: '12/../../Webhooks', footerText: 'x' }) }],
 	['an empty template id (Get)', { field: 'Template ID', parameters: { resource: 'template', operation: 'get', templateId: '' } }],
