@@ -35,6 +35,8 @@ export function array(value: unknown, field: string, options: { min?: number; ma
 export function string(value: unknown, field: string, options: { allowEmpty?: boolean; maxLength?: number } = {}): string {
 	if (typeof value !== 'string') throw invalid(field, `must be a string, got ${describe(value)}`);
 	if (!options.allowEmpty && value.trim() === '') throw invalid(field, 'must be a non-empty string');
+	// What a client sends when it turned an object into text: never a value anyone meant (issue 10).
+	if (value.trim() === '[object Object]') throw invalid(field, 'is "[object Object]": an object was sent as text');
 	// Lengths count characters as a person sees them (code points), not UTF-16 units.
 	if (options.maxLength !== undefined && [...value].length > options.maxLength) {
 		throw invalid(field, `must be at most ${options.maxLength} characters, got ${[...value].length}`);

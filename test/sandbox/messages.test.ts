@@ -79,6 +79,8 @@ const MALFORMED: Array<[string, unknown, string]> = [
 	['two type objects', { ...validText, image: { id: '1' } }, 'image'],
 	['an empty text body', message('text', { body: '' }), 'text.body'],
 	['a text body that is not a string', message('text', { body: 42 }), 'text.body'],
+	['a text body that is an object sent as text', message('text', { body: '[object Object]' }), 'text.body'],
+	['a location without latitude', message('location', { longitude: '-46.65' }), 'location.latitude'],
 	['a misspelt text field', message('text', { body: 'x', preview_url: true }), 'text.preview_url'],
 	['an unknown top-level field', { ...validText, context: { message_id: 'wamid.X' } }, 'context'],
 	[

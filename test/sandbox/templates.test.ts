@@ -97,6 +97,10 @@ const REFUSED: Array<[string, unknown, string]> = [
 		'components[1].buttons[0].example',
 	],
 	['no name', { ...VALID_TEMPLATE, name: undefined }, 'name'],
+	['a name with capitals', { ...VALID_TEMPLATE, name: 'Order_Shipped' }, 'name'],
+	['a name with a space and a mark', { ...VALID_TEMPLATE, name: 'order shipped!' }, 'name'],
+	['an object sent as text', { ...VALID_TEMPLATE, name: '[object Object]' }, 'name'],
+	['a body that is an object sent as text', withBodyText('[object Object]'), 'components[0].text'],
 ];
 
 describe('refused creations', () => {

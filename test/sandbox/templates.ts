@@ -5,16 +5,15 @@
 import { randomInt } from 'node:crypto';
 
 import {
-	TEMPLATE_CATEGORIES,
+	TEMPLATE_CATEGORIES_ACCEPTED,
 	TEMPLATE_COMPONENT_FORMATS as COMPONENT_FORMATS,
 	TEMPLATE_EDITABLE_STATUSES,
 	TEMPLATE_EDIT_QUOTA,
+	TEMPLATE_NAME_PATTERN,
 } from '../../nodes/gateway/spec';
 import { array, LOCALE_PATTERN, matching, object, oneOf, onlyKeys, optionalString, required, string } from './check';
 import { GatewayError, invalid } from './errors';
 
-/** The categories of version 5.0, and `TICKET_UPDATE` that a create example of the spec uses (section 2.5). */
-const ACCEPTED_CATEGORIES = [...TEMPLATE_CATEGORIES, 'TICKET_UPDATE'] as const;
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
@@ -42,9 +41,9 @@ export function validateTemplateContent(body: unknown): TemplateContent {
 	const template = object(body, 'body');
 	onlyKeys(template, '', ['name', 'language', 'category', 'components']);
 	required(template, '', ['name', 'language', 'category', 'components']);
-	const name = string(template.name, 'name');
+	const name = matching(template.name, 'name', TEMPLATE_NAME_PATTERN, 'lowercase letters, digits and underscores');
 	const language = matching(template.language, 'language', LOCALE_PATTERN, 'a locale code of the form xx_XX');
-	const category = oneOf(template.category, 'category', ACCEPTED_CATEGORIES);
+	const category = oneOf(template.category, 'category', TEMPLATE_CATEGORIES_ACCEPTED);
 	const components = array(template.components, 'components', { min: 1 });
 	let bodyCount = 0;
 	components.forEach((item, i) => {
