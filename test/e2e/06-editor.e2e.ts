@@ -143,6 +143,25 @@ describeBrowser('editor', () => {
 			await shot(`type-${type.toLowerCase().replace(/\s+/g, '-')}`);
 		});
 	}
+
+	test('template From Template: the Template ID is asked, the name and language to type are hidden', async () => {
+		if (!ndvOpen) throw new Error('The node was not added; see the test before');
+		const choose = async (parameter: string, option: string) => {
+			await page.locator(`[data-test-id="parameter-input-${parameter}"]`).click();
+			await page
+				.locator('[data-test-id="parameter-input-item"]:visible')
+				.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^\\s*${option}\\s*$`) }) })
+				.first()
+				.click();
+		};
+		await choose('messageType', 'Template');
+		await page.locator('[data-test-id="parameter-input-templateName"]').first().waitFor({ state: 'visible', timeout: 10000 });
+		await choose('templateParameterSource', 'From Template');
+		await page.locator('[data-test-id="parameter-input-templateId"]').first().waitFor({ state: 'visible', timeout: 10000 });
+		await page.locator('[data-test-id="parameter-input-templateName"]').first().waitFor({ state: 'detached', timeout: 10000 });
+		expect(await page.locator('[data-test-id="parameter-input-templateLanguage"]').count()).toBe(0);
+		await shot('template-from-template');
+	});
 });
 
 if (ctx.browserSkipped) {
