@@ -6,9 +6,11 @@
  * - In the n8n process: one `SeenEvents` per trigger (workflow id + node name) in `seenByTrigger` below. Checking and
  *   recording an event is one synchronous step, so two concurrent deliveries of one message in one process start one
  *   execution.
- * - In the workflow's static data: the newest `PERSISTED_LIMIT` events, as short hashes with their expiry. n8n reads
- *   static data from its database on every webhook call and saves it after webhook() returns (before it answers),
- *   so the guard survives a restart and is shared, one delivery after another, by several webhook processors.
+ * - In the workflow's static data: the newest `PERSISTED_LIMIT` events, as short hashes with their expiry, written at
+ *   most once per `PERSIST_INTERVAL_SECONDS` per trigger and process (every write is an update of the workflow's
+ *   database row; one per delivery choked SQLite under load). n8n reads static data from its database on every webhook
+ *   call and saves it right after webhook() returns, so the guard survives a restart and is shared by several webhook
+ *   processors, for the events recorded up to the last write.
  */
 import { createHash } from 'crypto';
 
@@ -17,8 +19,11 @@ import type { NotificationItem } from './notifications';
 /** Events remembered per trigger in the process; the oldest are forgotten first. */
 export const MEMORY_LIMIT = 10_000;
 
-/** Events kept in the workflow's static data (about 30 bytes each), written on every accepted delivery. */
+/** Events kept in the workflow's static data (about 30 bytes each). */
 export const PERSISTED_LIMIT = 1_000;
+
+/** The longest time between two writes of the events to static data, while new events arrive. */
+export const PERSIST_INTERVAL_SECONDS = 10;
 
 export const DEFAULT_WINDOW_HOURS = 24;
 
@@ -48,6 +53,9 @@ export function hashEventKey(key: string): string {
 /** Events of one trigger seen within the window: hash → expiry (Unix seconds), oldest first (Map order). */
 export class SeenEvents {
 	private readonly expiries = new Map<string, number>();
+
+	/** When this process last handed the events to static data (Unix seconds); -Infinity before the first time. */
+	private persistedAt = -Infinity;
 
 	constructor(private readonly limit = MEMORY_LIMIT) {}
 
@@ -90,6 +98,16 @@ export class SeenEvents {
 			fresh.push(item);
 		}
 		return { fresh, duplicates };
+	}
+
+	/**
+	 * The events to write to static data now, or undefined when they were written less than the interval ago. Called
+	 * after admitting something new; the first new event after a quiet spell is written at once.
+	 */
+	takeForPersisting(nowSeconds: number, intervalSeconds = PERSIST_INTERVAL_SECONDS): PersistedSeenEvents | undefined {
+		if (nowSeconds - this.persistedAt < intervalSeconds) return undefined;
+		this.persistedAt = nowSeconds;
+		return this.persisted(nowSeconds);
 	}
 
 	/** The newest unexpired events, for the workflow's static data. */

@@ -104,8 +104,12 @@ function admitOnce(
 	const seen = seenEventsOf(String(context.getWorkflow().id ?? ''), context.getNode().name);
 	seen.merge(stored.seenEvents, nowSeconds);
 	const result = seen.admit(items, nowSeconds, Math.round(windowHours * 3600));
-	// Written only when something new was recorded: every write is a database update of the workflow.
-	if (result.fresh.some((item) => eventKey(item) !== undefined)) stored.seenEvents = seen.persisted(nowSeconds);
+	// Written only when something new was recorded, and not more often than every few seconds: every write is an
+	// update of the workflow's database row.
+	if (result.fresh.some((item) => eventKey(item) !== undefined)) {
+		const persisted = seen.takeForPersisting(nowSeconds);
+		if (persisted) stored.seenEvents = persisted;
+	}
 	return result;
 }
 

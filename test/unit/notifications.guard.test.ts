@@ -5,12 +5,7 @@
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { description as webhookCreateDescription } from '../../nodes/MessagingGateway/actions/webhook/create.operation';
-import {
-	eventKey,
-	hashEventKey,
-	SeenEvents,
-	seenEventsOf,
-} from '../../nodes/MessagingGatewayTrigger/deliveryGuard';
+import { eventKey, hashEventKey, SeenEvents, seenEventsOf } from '../../nodes/MessagingGatewayTrigger/deliveryGuard';
 import { triggerProperties } from '../../nodes/MessagingGatewayTrigger/description';
 import { itemsOfPhone, parseNotification, type NotificationItem } from '../../nodes/MessagingGatewayTrigger/notifications';
 import { WEBHOOK_EVENT_TYPES } from '../../nodes/gateway/spec';
@@ -87,6 +82,16 @@ describe('the memory of seen events', () => {
 		const afterRestart = new SeenEvents();
 		afterRestart.merge(JSON.parse(JSON.stringify(saved)), NOW + 1);
 		expect(afterRestart.admit([message('a'), message('b'), message('c')], NOW + 1, DAY).fresh).toEqual([message('a')]);
+	});
+
+	it('hands its events to static data at most once per interval: the first at once, the next ones together later', () => {
+		const seen = new SeenEvents();
+		seen.admit([message('a')], NOW, DAY);
+		expect(Object.keys(seen.takeForPersisting(NOW, 10) ?? {})).toHaveLength(1);
+		seen.admit([message('b')], NOW + 3, DAY);
+		expect(seen.takeForPersisting(NOW + 3, 10)).toBeUndefined();
+		seen.admit([message('c')], NOW + 10, DAY);
+		expect(Object.keys(seen.takeForPersisting(NOW + 10, 10) ?? {})).toHaveLength(3);
 	});
 
 	it('merging ignores expired and malformed entries, and keeps the later expiry', () => {
