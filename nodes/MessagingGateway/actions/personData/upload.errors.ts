@@ -97,9 +97,14 @@ function violationList(summary: ValidationSummary, word: RowWord): Block {
 		title: `The first invalid ${word}s:`,
 		entries: [
 			...shown.map((violation) => violationEntry(violation, word)),
-			...(rest > 0 ? [[`… and ${rest} more in the error data (all ${summary.invalid} ${word}s: On Invalid Records = Skip lists them in its output)`]] : []),
+			...(rest > 0 ? [[`… and ${rest} more in the error data${capped(summary)}`]] : []),
 		],
 	};
+}
+
+/** Said when the kept violations are not all of them. */
+function capped(summary: ValidationSummary): string {
+	return summary.violations.length >= summary.maxViolations ? ` (the first ${summary.maxViolations} problems)` : '';
 }
 
 /** What an error item and the error data carry about a failed check. */
