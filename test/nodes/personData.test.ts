@@ -391,5 +391,5 @@ describe('Person Data > Upload memory', () => {
 		} finally {
 			await quiet.close();
 		}
-	}, 60_000);
+	}, 240_000);
 });
