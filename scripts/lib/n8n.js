@@ -60,6 +60,8 @@ function n8nEnv(inst, extra = {}) {
 		NODE_OPTIONS: '',
 		// Jest sets NODE_ENV=test, which makes n8n behave as in its own unit tests (no database file).
 		NODE_ENV: 'production',
+		// An instance's own settings (queue mode: database, Redis, role), for its server and its CLI commands alike.
+		...(inst.env || {}),
 		...extra,
 	};
 }
