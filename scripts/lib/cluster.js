@@ -29,8 +29,10 @@ function sharedEnv({ pg, database, redis, redisDb, name, webhookUrl }) {
 		DB_POSTGRESDB_DATABASE: database,
 		DB_POSTGRESDB_USER: pg.user,
 		DB_POSTGRESDB_PASSWORD: pg.password,
-		// n8n's default pool (2 connections) makes a webhook processor queue a burst of deliveries behind the database.
+		// n8n's default pool (2 connections) makes a webhook processor queue a burst of deliveries behind the database;
+		// on a loaded machine a request may wait for a connection longer than the default 20 s.
 		DB_POSTGRESDB_POOL_SIZE: '10',
+		DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
 		// Binary data written by one process (a webhook processor) must be readable by another (a worker).
 		N8N_DEFAULT_BINARY_DATA_MODE: process.env.MG_QUEUE_BINARY_MODE || 'database',
 		// Waiting executions' resume links (Send and Wait) point at the webhook processors as well.

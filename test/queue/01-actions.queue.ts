@@ -16,14 +16,14 @@ const RETRY_RECIPIENTS = ['5511970000001', '5511970000002', '5511970000003', '55
 const APPROVER = '5511988887701';
 const LATE_APPROVER = '5511988887702';
 
-function sendAndWait(to: string, waitOptions: Record<string, unknown>) {
+function sendAndWait(to: string, options: Record<string, unknown>) {
 	return {
 		resource: 'message',
 		operation: 'sendAndWait',
 		recipientPhoneNumber: to,
-		waitMessage: 'Approve the refund of R$ 120,00 for order #12345?',
-		waitResponseType: 'approval',
-		waitOptions,
+		message: 'Approve the refund of R$ 120,00 for order #12345?',
+		responseType: 'approval',
+		options,
 	};
 }
 
