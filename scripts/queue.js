@@ -21,10 +21,15 @@ const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'queue');
 const services = [];
 
 async function main() {
-	installCleanup();
 	const t0 = Date.now();
 	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	// The n8n processes and sandboxes that Jest starts record their PIDs here.
+	const pidDir = path.join(ARTIFACTS, 'pids');
+	fs.mkdirSync(pidDir, { recursive: true });
+	process.on('exit', () => killRecorded(pidDir));
+	// On Ctrl-C end them first (before util's cleanup stops Jest, Postgres and Redis), so Postgres has no clients left.
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => killRecorded(pidDir));
+	installCleanup();
 	const runtime = await ensureRuntime();
 	const tarball = process.env.MG_TARBALL ? path.resolve(process.env.MG_TARBALL) : await buildAndPack(path.join(ARTIFACTS, 'pack'));
 	await ensureServicePackages();
@@ -52,9 +57,6 @@ async function main() {
 	fs.writeFileSync(contextFile, JSON.stringify(context, null, 2));
 	log(`Prepared in ${prepSecs} s. Running the queue-mode suite under Node 24 (logs in ${path.relative(REPO_ROOT, ARTIFACTS)})...`);
 
-	const pidDir = path.join(ARTIFACTS, 'pids');
-	fs.mkdirSync(pidDir, { recursive: true });
-	process.on('exit', () => killRecorded(pidDir));
 	const resultsFile = path.join(ARTIFACTS, 'queue-results.json');
 	const jest = startProcess(
 		'jest',

@@ -115,14 +115,10 @@ async function stopRole(inst) {
 	inst.proc = null;
 }
 
-/**
- * Start the main first (it migrates the database and activates the published workflows), then workers and webhook
- * processors together.
- */
+/** Start every process at once: the CLI commands that imported the credential have already migrated the database. */
 async function startCluster(cluster) {
 	const t0 = Date.now();
-	await startRole(cluster.main);
-	await Promise.all([...cluster.workers, ...cluster.webhooks].map((inst) => startRole(inst)));
+	await Promise.all(cluster.all.map((inst) => startRole(inst)));
 	log(`Started n8n main, ${cluster.workers.length} worker(s), ${cluster.webhooks.length} webhook processor(s) in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 

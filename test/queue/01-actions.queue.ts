@@ -71,6 +71,7 @@ beforeAll(async () => {
 	Object.keys(workflows).forEach((k, i) => (workflows[k] = imported[i]));
 	await cluster.start();
 	for (const wf of Object.values(workflows)) await cluster.activate(wf);
+	await cluster.sandbox.control.reset();
 });
 
 afterAll(async () => {
@@ -95,8 +96,46 @@ async function runOnce(wf: Workflow, body: string | Buffer, contentType?: string
 
 const messages = (requests: SandboxRequest[]) => requests.filter((r) => r.method === 'POST' && r.path === '/api/Messages');
 
+/**
+ * The sandbox is not reset between tests (the time-limited Send and Wait runs in the background from the first
+ * test to the last): each test reads the requests made after its own mark.
+ */
+async function requestsSince(mark: number): Promise<SandboxRequest[]> {
+	return (await cluster.requests()).slice(mark);
+}
+const mark = async () => (await cluster.requests()).length;
+
+/** Calls a Send and Wait workflow; resolves the execution once it waits, and the links of the message it sent. */
+async function startWaiting(wf: Workflow, to: string) {
+	expect(await callWebhook(wf, '{}')).toBe(200);
+	const [row] = await cluster.waitForExecutions(wf.id!, 1, { ended: (r) => r.status === 'waiting' });
+	const sent = messages(await cluster.requests()).filter((r) => r.body.to === to);
+	expect(sent).toHaveLength(1);
+	const links = [...JSON.stringify(sent[0].body).matchAll(/https?:\/\/[^\s"\\)]+/g)].map((m) => m[0]);
+	return { id: row.id, links };
+}
+
+/** The execution that waits for its time limit: started by the first test, checked by the last. */
+let timeLimited: number;
+
+test('Send and Wait waits, and the approve link served by the webhook processor resumes it on a worker', async () => {
+	timeLimited = (await startWaiting(workflows.timeLimit, LATE_APPROVER)).id;
+	const { id, links } = await startWaiting(workflows.approve, APPROVER);
+	expect(cluster.workersThatRan(id)).toHaveLength(1);
+	const approve = links.find((l) => /approved=true/.test(l));
+	// The link points at the webhook processors (N8N_WEBHOOK_URL); the main serves no webhooks in this set-up.
+	expect(approve?.startsWith(`${cluster.webhookUrl}webhook-waiting/${id}`)).toBe(true);
+	expect((await fetch(approve!)).status).toBe(200);
+	const [row] = await cluster.waitForExecutions(workflows.approve.id!, 1);
+	const exec = await cluster.execution(row.id);
+	expectSuccess(exec);
+	expect(exec.node('Ask')!.items[0].json).toMatchObject({ data: { approved: true } });
+	// Started on a worker, and resumed on a worker (any of the two).
+	expect(cluster.workersThatRan(id)).toHaveLength(2);
+});
+
 test(`${SENDS} executions, each sending one message, run on the workers and each message is sent once`, async () => {
-	await cluster.sandbox.control.reset();
+	const start = await mark();
 	const recipients = Array.from({ length: SENDS }, (_, i) => `55119${String(80000000 + i)}`);
 	const statuses = await Promise.all(recipients.map((to, i) => callWebhook(workflows.send, JSON.stringify({ to, text: `queue message ${i}` }))));
 	expect(statuses.every((s) => s === 200)).toBe(true);
@@ -109,7 +148,7 @@ test(`${SENDS} executions, each sending one message, run on the workers and each
 	expect(ranBy.filter((w) => w.length !== 1)).toEqual([]);
 	expect(new Set(ranBy.flat()).size).toBe(2);
 
-	const sent = messages(await cluster.requests());
+	const sent = messages(await requestsSince(start)).filter((r) => recipients.includes(r.body.to));
 	expect(sent).toHaveLength(SENDS);
 	expect(sent.every((r) => r.status === 200 && r.headers.apikey === cluster.sandbox.apiKey)).toBe(true);
 	expect(sent.map((r) => r.body.to).sort()).toEqual([...recipients].sort());
@@ -121,7 +160,7 @@ test(`${SENDS} executions, each sending one message, run on the workers and each
 });
 
 test('an image received by the webhook processor is uploaded by the worker (binary data in the database)', async () => {
-	await cluster.sandbox.control.reset();
+	const start = await mark();
 	const exec = await runOnce(workflows.image, PNG, 'image/png');
 	expectSuccess(exec);
 	expect(cluster.workersThatRan(exec.id)).toHaveLength(1);
@@ -129,49 +168,49 @@ test('an image received by the webhook processor is uploaded by the worker (bina
 	const stored = exec.node('Webhook')!.items[0].binary!.data;
 	expect(stored.data).not.toBe(PNG.toString('base64'));
 	expect(String(stored.id)).toMatch(/^database:/);
-	const requests = await cluster.requests();
-	const upload = requests.find((r) => r.path.startsWith('/api/Medias'));
-	expect(upload?.status).toBe(200);
-	expect(upload!.body.files[0]).toMatchObject({ field: 'File', contentType: 'image/png', size: PNG.length });
-	const [message] = messages(requests);
-	expect(message.body.image.id).toBe(upload!.responseBody.id);
+	const requests = await requestsSince(start);
+	const uploads = requests.filter((r) => r.path.startsWith('/api/Medias'));
+	expect(uploads).toHaveLength(1);
+	expect(uploads[0].status).toBe(200);
+	expect(uploads[0].body.files[0]).toMatchObject({ field: 'File', contentType: 'image/png', size: PNG.length });
+	const [message] = messages(requests).filter((r) => r.body.type === 'image');
+	expect(message.body.image.id).toBe(uploads[0].responseBody.id);
 });
 
 describe('person file', () => {
-	const uploads = async () => (await cluster.requests()).filter((r) => r.path === '/DataInserterProfiles/api/profile');
+	const uploads = async (start: number) => (await requestsSince(start)).filter((r) => r.path === '/DataInserterProfiles/api/profile');
 
 	test('from items, built and sent by a worker', async () => {
-		await cluster.sandbox.control.reset();
+		const start = await mark();
 		const exec = await runOnce(workflows.personItems, '{}');
 		expectSuccess(exec);
 		expect(cluster.workersThatRan(exec.id)).toHaveLength(1);
-		const [req] = await uploads();
+		const [req] = await uploads(start);
 		expect(req.status).toBe(200);
 		expect(req.body.records).toBe(3);
 		expect(JSON.stringify(exec.node('Gateway')!.items)).toContain(req.responseBody.response.fileId);
 	});
 
 	test('from a CSV file received by the webhook processor', async () => {
-		await cluster.sandbox.control.reset();
+		const start = await mark();
 		const csv = 'FirstName;Email;Phone\nAna;ana@example.com;5511911110001\nBruno;bruno@example.com;5511911110002\n';
 		const exec = await runOnce(workflows.personBinary, csv, 'text/csv');
 		expectSuccess(exec);
 		expect(String(exec.node('Webhook')!.items[0].binary!.data.id)).toMatch(/^database:/);
-		const [req] = await uploads();
+		const [req] = await uploads(start);
 		expect(req.status).toBe(200);
 		expect(req.body.records).toBe(2);
 		expect(JSON.stringify(exec.node('Gateway')!.items)).toContain(req.responseBody.response.fileId);
 	});
 });
 
-
 test('Retry On Fail on a worker sends nothing twice: the gateway fails the 4th message once, the retry sends only that one', async () => {
-	await cluster.sandbox.control.reset();
+	const start = await mark();
 	await cluster.sandbox.control.fail({ route: 'messages', count: 1, mode: '500', skip: 3 });
 	const exec = await runOnce(workflows.retry, '{}');
 	expectSuccess(exec);
 	expect(cluster.workersThatRan(exec.id)).toHaveLength(1);
-	const sent = messages(await cluster.requests());
+	const sent = messages(await requestsSince(start));
 	const byRecipient = new Map<string, number[]>(RETRY_RECIPIENTS.map((to) => [to, []]));
 	for (const r of sent) byRecipient.get(r.body.to)?.push(r.status as number);
 	// Exactly one accepted request per recipient; the one that failed was sent again once, nothing else was.
@@ -184,44 +223,13 @@ test('Retry On Fail on a worker sends nothing twice: the gateway fails the 4th m
 	expect(out).toEqual(accepted);
 });
 
-describe('Send and Wait', () => {
-	let timeLimited: number;
-
-	/** Calls the webhook; resolves the execution once it waits, and the message the sandbox received for it. */
-	async function startWaiting(wf: Workflow, to: string) {
-		expect(await callWebhook(wf, '{}')).toBe(200);
-		const [row] = await cluster.waitForExecutions(wf.id!, 1, { ended: (r) => r.status === 'waiting' });
-		const sent = messages(await cluster.requests()).filter((r) => r.body.to === to);
-		expect(sent).toHaveLength(1);
-		const links = [...JSON.stringify(sent[0].body).matchAll(/https?:\/\/[^\s"\\)]+/g)].map((m) => m[0]);
-		return { id: row.id, links };
-	}
-
-	test('waits, and the approve link served by the webhook processor resumes it on a worker', async () => {
-		await cluster.sandbox.control.reset();
-		timeLimited = (await startWaiting(workflows.timeLimit, LATE_APPROVER)).id;
-		const { id, links } = await startWaiting(workflows.approve, APPROVER);
-		expect(cluster.workersThatRan(id)).toHaveLength(1);
-		const approve = links.find((l) => /approved=true/.test(l));
-		// The link points at the webhook processors (N8N_WEBHOOK_URL); the main serves no webhooks in this set-up.
-		expect(approve?.startsWith(`${cluster.webhookUrl}webhook-waiting/${id}`)).toBe(true);
-		expect((await fetch(approve!)).status).toBe(200);
-		const [row] = await cluster.waitForExecutions(workflows.approve.id!, 1);
-		const exec = await cluster.execution(row.id);
-		expectSuccess(exec);
-		expect(exec.node('Ask')!.items[0].json).toMatchObject({ data: { approved: true } });
-		// Started on a worker, and resumed on a worker (any of the two).
-		expect(cluster.workersThatRan(id)).toHaveLength(2);
-	});
-
-	test('the time limit resumes the waiting execution on a worker without an answer', async () => {
-		const [row] = await cluster.waitForExecutions(workflows.timeLimit.id!, 1, { timeoutMs: 150000 });
-		expect(row.id).toBe(timeLimited);
-		const exec = await cluster.execution(row.id);
-		expectSuccess(exec);
-		expect(exec.node('Ask')!.items[0].json.data).toBeUndefined();
-		expect(cluster.workersThatRan(row.id)).toHaveLength(2);
-		// The question was sent once, not again on resumption.
-		expect(messages(await cluster.requests()).filter((r) => r.body.to === LATE_APPROVER)).toHaveLength(1);
-	});
+test('Send and Wait: the time limit resumes the waiting execution on a worker without an answer', async () => {
+	const [row] = await cluster.waitForExecutions(workflows.timeLimit.id!, 1, { timeoutMs: 150000 });
+	expect(row.id).toBe(timeLimited);
+	const exec = await cluster.execution(row.id);
+	expectSuccess(exec);
+	expect(exec.node('Ask')!.items[0].json.data).toBeUndefined();
+	expect(cluster.workersThatRan(row.id)).toHaveLength(2);
+	// The question was sent once, not again on resumption.
+	expect(messages(await cluster.requests()).filter((r) => r.body.to === LATE_APPROVER)).toHaveLength(1);
 });
