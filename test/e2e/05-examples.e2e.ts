@@ -47,8 +47,10 @@ test('template campaign: one template message per row', async () => {
 		expect(r.body.type).toBe('template');
 		expect(r.body.template.name).toBe('order_update');
 	}
-	expect(sent.map((r) => r.body.to)).toEqual(['5511988887777', '5521977776666', '5531966665555']);
-	expect(sent[0].body.template.components.find((c: any) => c.type === 'body').parameters.map((p: any) => p.text)).toEqual(['Ana Souza', '#1001']);
+	// Rows are sent in parallel, so they reach the gateway in any order; each row's values go to its own recipient.
+	expect(sent.map((r) => r.body.to).sort()).toEqual(['5511988887777', '5521977776666', '5531966665555']);
+	const first = sent.find((r) => r.body.to === '5511988887777')!;
+	expect(first.body.template.components.find((c: any) => c.type === 'body').parameters.map((p: any) => p.text)).toEqual(['Ana Souza', '#1001']);
 });
 
 test('person upload: one CSV file with every person', async () => {
