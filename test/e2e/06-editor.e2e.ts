@@ -142,7 +142,13 @@ describeBrowser('editor', () => {
 		const actions = page.locator('[data-test-id="node-creator-action-item"]:visible, [data-test-id="node-creator-item-name"]:visible');
 		await actions.filter({ hasText: /^\s*Send a message\s*$/ }).first().waitFor({ state: 'visible' });
 		await shot('node-creator-actions');
-		const labels = (await actions.allInnerTexts()).map((text: string) => text.trim().split('\n')[0].trim());
+		// The search results slide out while the action list slides in: read the list once the search results are gone.
+		const readLabels = async () => (await actions.allInnerTexts()).map((text: string) => text.trim().split('\n')[0].trim());
+		let labels = await readLabels();
+		for (let tries = 0; tries < 50 && labels.some((label: string) => /WhatsApp|Messaging Gateway/.test(label)); tries++) {
+			await page.waitForTimeout(200);
+			labels = await readLabels();
+		}
 		// Message first, Send first: the most used actions open the list.
 		expect(labels.slice(0, 3)).toEqual(['Send a message', 'Send a message and wait for response', 'Mark a message as read']);
 		await actions.filter({ hasText: /^\s*Send a message\s*$/ }).first().click();
