@@ -1,0 +1,77 @@
+/**
+ * The phone module's fast path for `+digits` must give libphonenumber's own verdict: wherever it answers, the full
+ * parse (libphonenumber-js, max metadata) must say the same. Checked over every country's example mobile number,
+ * every one-digit change of it, one digit fewer and more, one or two digits put in front (national prefixes), and random digit strings.
+ */
+import examples from 'libphonenumber-js/examples.mobile.json';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+
+import { checkPhone, fastCheck, isInventedNumber } from '../../../nodes/gateway/phone';
+
+/** What the full parse decides for `+digits`: its digits when valid, with whether the number is an invented one. */
+function fullVerdict(international: string): { digits: string; invented: boolean } | undefined {
+	const number = parsePhoneNumberFromString(international);
+	if (!number?.isValid()) return undefined;
+	return { digits: number.number.slice(1), invented: isInventedNumber(String(number.nationalNumber).slice(-8)) };
+}
+
+/** The number, each one-digit change of it, one digit fewer and more, and each digit (a national prefix) put in front. */
+function variantsOf({ callingCode, national }: { callingCode: string; national: string }): string[] {
+	const international = `+${callingCode}${national}`;
+	const variants = [international, international.slice(0, -1), `${international}5`];
+	for (let digit = 0; digit <= 9; digit++) variants.push(`+${callingCode}${digit}${national}`, `+${callingCode}${digit}${digit}${national}`);
+	for (let at = 2; at < international.length; at++) {
+		for (let digit = 0; digit <= 9; digit++) variants.push(`${international.slice(0, at)}${digit}${international.slice(at + 1)}`);
+	}
+	return variants;
+}
+
+/** A fixed sequence of pseudo-random numbers (a linear congruential generator), so a failure can be re-run. */
+function* randomNumbers(count: number): Generator<string> {
+	let seed = 12345;
+	const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+	for (let i = 0; i < count; i++) {
+		let text = '+';
+		const length = 4 + (next() % 13);
+		for (let d = 0; d < length; d++) text += String(next() % 10);
+		yield text;
+	}
+}
+
+describe('phone fast path', () => {
+	const countries = Object.entries(examples as Record<string, string>);
+	const examplesE164 = countries.map(([country, example]) => {
+		const number = parsePhoneNumberFromString(example, country as CountryCode)!;
+		return { callingCode: String(number.countryCallingCode), national: String(number.nationalNumber) };
+	});
+
+	it('agrees with the full parse wherever it answers, and answers most valid numbers', () => {
+		let answered = 0;
+		let validFull = 0;
+		const disagreements: string[] = [];
+		const inputs = [...examplesE164.flatMap(variantsOf), ...randomNumbers(30_000)];
+		for (const input of inputs) {
+			const full = fullVerdict(input);
+			if (full) validFull++;
+			const fast = fastCheck(input);
+			if (fast === undefined) continue;
+			answered++;
+			const agrees =
+				full !== undefined && ('digits' in fast ? !full.invented && fast.digits === full.digits : full.invented);
+			if (!agrees) disagreements.push(`${input}: fast ${JSON.stringify(fast)}, full ${JSON.stringify(full)}`);
+		}
+		expect(disagreements.slice(0, 10)).toEqual([]);
+		// Most valid numbers are of a calling code with one country: the fast path must really be taken.
+		expect(answered).toBeGreaterThan(validFull * 0.5);
+	});
+
+	it('answers for Brazilian mobile and fixed numbers, and leaves invalid ones to the full parse', () => {
+		expect(fastCheck('+5511988887777')).toEqual({ digits: '5511988887777' });
+		expect(fastCheck('+551133334444')).toEqual({ digits: '551133334444' });
+		expect(fastCheck('+5511000000000')).toBeUndefined();
+		expect(fastCheck('+14155552671')).toBeUndefined(); // +1 is shared by many countries
+		// Through checkPhone the answers are the same either way.
+		expect(checkPhone('+55 11 0000-0000')).toEqual({ problem: expect.stringMatching(/not a valid number of BR/) });
+		expect(checkPhone('+1 (415) 555-2671')).toEqual({ digits: '14155552671' });
+	});
+});
