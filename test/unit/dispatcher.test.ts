@@ -2,7 +2,7 @@
  * The dispatcher's pure parts on a fake clock: the pacer's rate cap, 429 pause and per-recipient interval, the
  * ordered, bounded-parallel dispatch with its stop rule, and the sent record's scoping.
  */
-import { dispatch, Pacer, takeTurn } from '../../nodes/MessagingGateway/actions/dispatcher';
+import { dispatch, LATE_START_CATCH_UP_MS, Pacer, takeTurn } from '../../nodes/MessagingGateway/actions/dispatcher';
 import { SentRecord, sentKey } from '../../nodes/MessagingGateway/actions/sentRecord';
 
 /** A clock whose sleep moves time forward at once. */
@@ -34,12 +34,17 @@ describe('Pacer', () => {
 		expect(starts[399] - starts[0]).toBeLessThan(5100);
 	});
 
-	it('a timer that fires a little late does not slow the schedule down', () => {
+	it('a timer that fires late does not slow the schedule down; a long lull does not make a burst', () => {
 		const pacer = new Pacer({ perSecond: 10, perRecipientMs: 0 });
 		pacer.start(0);
 		expect(pacer.waitFor(0)).toBe(100);
-		pacer.start(103); // 3 ms late
-		expect(pacer.waitFor(103)).toBe(97); // the next slot is still 200
+		pacer.start(130); // 30 ms late (a busy machine's timer)
+		expect(pacer.waitFor(130)).toBe(70); // the next slot is still 200
+		pacer.start(200);
+		expect(pacer.waitFor(200)).toBe(100);
+		pacer.start(2000); // nothing to send for 1.8 s: 17 missed slots
+		// The schedule restarts near here: only LATE_START_CATCH_UP_MS of it is caught up, the missed slots are not.
+		expect(pacer.waitFor(2000)).toBe(100 - LATE_START_CATCH_UP_MS);
 	});
 
 	it('without a cap, starts are never delayed', () => {

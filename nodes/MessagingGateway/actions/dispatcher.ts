@@ -17,12 +17,20 @@ export interface PacingLimits {
 	perRecipientMs: number;
 }
 
+/**
+ * How late a start may be against the schedule and still be caught up (the next starts follow at once): more than a
+ * busy machine's timer lateness, a few starts at 80/s, far less than the 1 s window of the cap.
+ */
+export const LATE_START_CATCH_UP_MS = 50;
+
 export class Pacer {
 	/** Even spacing of starts (1000 / perSecond ms); 0 without a cap. */
 	private readonly spacing: number;
 	/**
-	 * The earliest start the even spacing allows (epoch ms). It follows a schedule, so a timer that fires a little late
-	 * does not slow the whole run down; after a lull it restarts from the last start (no catch-up burst).
+	 * The earliest start the even spacing allows (epoch ms). It follows a schedule, not the sleeps: a start that comes
+	 * late (a timer on a busy machine fires tens of ms late) moves the next slot only by the spacing, so the following
+	 * starts catch up, up to LATE_START_CATCH_UP_MS; after a longer lull the schedule restarts from the last start
+	 * (no catch-up burst). The hard cap below holds either way.
 	 */
 	private nextSlot = 0;
 	/** The last `perSecond` start times, oldest first: the hard cap (a start needs the oldest to be 1 s old). */
@@ -54,7 +62,7 @@ export class Pacer {
 	start(now: number, recipient?: string): void {
 		if (this.spacing > 0) {
 			const first = this.recentStarts.length === 0;
-			this.nextSlot = (first ? now : Math.max(this.nextSlot, now - this.spacing / 2)) + this.spacing;
+			this.nextSlot = (first ? now : Math.max(this.nextSlot, now - LATE_START_CATCH_UP_MS)) + this.spacing;
 			this.recentStarts.push(now);
 			if (this.recentStarts.length > this.limits.perSecond) this.recentStarts.shift();
 		}
