@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
 import { apiError, gatewayRequest, getGatewaySettings, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
-import { inputError, readTextParameter } from '../parameters';
+import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
 import { sendingFor } from '../sending';
 import { SentRecord, sentKey } from '../sentRecord';
 import { cleanRecipient, defaultCountryField, MessageInputError, recipientField } from './types/common';
@@ -17,7 +17,7 @@ import { cleanRecipient, defaultCountryField, MessageInputError, recipientField 
 /** The current values of the given top-level fields, each defaulting to the field's default when it is hidden. */
 export function readParameters(this: IExecuteFunctions, itemIndex: number, fields: INodeProperties[]): IDataObject {
 	const values: IDataObject = {};
-	for (const field of fields) values[field.name] = this.getNodeParameter(field.name, itemIndex, field.default);
+	for (const field of fields) values[field.name] = readParameter.call(this, field.name, itemIndex, field.default) as IDataObject[string];
 	return values;
 }
 
@@ -42,9 +42,9 @@ export function checkInput<T>(node: INode, itemIndex: number, read: () => T): T 
  * else the credential's; a bad country code is refused naming where it was set.
  */
 export async function readRecipient(this: IExecuteFunctions, itemIndex: number): Promise<string> {
-	const recipient = this.getNodeParameter(recipientField.name, itemIndex, '');
+	const recipient = readParameter.call(this, recipientField.name, itemIndex, '');
 	const country = await defaultCountryOf.call(this, itemIndex);
-	return checkInput(this.getNode(), itemIndex, () => cleanRecipient(recipient, { defaultCountry: country }));
+	return checkInput(nodeOf.call(this), itemIndex, () => cleanRecipient(recipient, { defaultCountry: country }));
 }
 
 async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Promise<CountryCode | undefined> {

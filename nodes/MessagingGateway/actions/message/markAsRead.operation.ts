@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { CHANNEL } from '../../../gateway/spec';
+import { nodeOf, readParameter } from '../parameters';
 import { checkInput, postMessage } from './execution';
 import { requiredText } from './types/common';
 
@@ -24,7 +25,7 @@ export function buildMarkAsReadBody(messageId: unknown): { messaging_product: st
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const messageId = this.getNodeParameter('readMessageId', itemIndex);
-	const body = checkInput(this.getNode(), itemIndex, () => buildMarkAsReadBody(messageId));
+	const messageId = readParameter.call(this, 'readMessageId', itemIndex);
+	const body = checkInput(nodeOf.call(this), itemIndex, () => buildMarkAsReadBody(messageId));
 	return await postMessage.call(this, itemIndex, body, body.message_id);
 }

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadMediaFromBinary } from '../media/uploadMedia';
+import { nodeOf, readParameter } from '../parameters';
 import { checkInput, postMessage, readParameters, readRecipient } from './execution';
 import { templateIdentityOf } from './templateLookup';
 import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
@@ -24,13 +25,14 @@ import { isFromTemplate, templateComponents } from './types/template';
 export const description: INodeProperties[] = [messageTypeField, ...typeFields];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const choice = this.getNodeParameter('messageType', itemIndex) as MessageTypeChoice;
+	const choice = readParameter.call(this, 'messageType', itemIndex) as MessageTypeChoice;
+	const node = nodeOf.call(this);
 	const params = readParameters.call(this, itemIndex, fieldsOf(choice));
 	const to = await readRecipient.call(this, itemIndex);
 
 	let payload: MessagePayload;
 	if (isMediaKind(choice)) {
-		const input = checkInput(this.getNode(), itemIndex, () => readMediaInput(choice, params));
+		const input = checkInput(node, itemIndex, () => readMediaInput(choice, params));
 		if (input.from.source === 'binary') {
 			// The helper checks size and format for the kind before uploading (spec 8).
 			const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
@@ -41,14 +43,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	} else {
 		const build = payloadBuilders[choice];
 		if (!build) {
-			throw new NodeOperationError(this.getNode(), `Message Type "${String(choice)}" is not supported`, { itemIndex });
+			throw new NodeOperationError(node, `Message Type "${String(choice)}" is not supported`, { itemIndex });
 		}
 		// From Template: the placeholders are checked first, then the name and language are read from the template.
-		if (choice === 'template' && checkInput(this.getNode(), itemIndex, () => isFromTemplate(params))) {
-			checkInput(this.getNode(), itemIndex, () => templateComponents(params));
+		if (choice === 'template' && checkInput(node, itemIndex, () => isFromTemplate(params))) {
+			checkInput(node, itemIndex, () => templateComponents(params));
 			Object.assign(params, await templateIdentityOf.call(this, itemIndex));
 		}
-		payload = checkInput(this.getNode(), itemIndex, () => build(params));
+		payload = checkInput(node, itemIndex, () => build(params));
 	}
 
 	return await postMessage.call(this, itemIndex, messageBody(to, payload));
