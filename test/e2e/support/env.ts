@@ -47,6 +47,8 @@ export interface SandboxRequest {
 	query?: Record<string, string>;
 	headers: Record<string, string>;
 	body: any;
+	status?: number;
+	responseBody?: any;
 	[k: string]: unknown;
 }
 

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { SandboxRequest, Workflow } from '../../e2e/support/env';
 import { openDb, type Db, type Execution, type ExecutionRow } from './db';
 
 /* eslint-disable @typescript-eslint/no-var-requires */
@@ -45,24 +46,7 @@ export function context(): QueueContext {
 	return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-export interface SandboxRequest {
-	method: string;
-	path: string;
-	headers: Record<string, string>;
-	body: any;
-	status?: number;
-	responseBody?: any;
-	[k: string]: unknown;
-}
-
-export interface Workflow {
-	id?: string;
-	name: string;
-	nodes: any[];
-	connections: Record<string, unknown>;
-	settings?: Record<string, unknown>;
-	[k: string]: unknown;
-}
+export type { SandboxRequest, Workflow };
 
 /** One n8n process (scripts/lib/n8n.js instance plus its role). */
 export interface N8nProcess {
@@ -120,6 +104,12 @@ export async function setupCluster(name: string, { workers = 2, webhookProcessor
 		}
 		return session!;
 	};
+	/** Resolves once the workflow's webhooks are in the database (`present`) or gone from it. */
+	const webhooksRegistered = (wf: Workflow, present: boolean) =>
+		util.waitFor(`the webhooks of ${wf.name} ${present ? 'registered' : 'removed'}`, async () => {
+			const rows = await db.query('SELECT 1 FROM webhook_entity WHERE "workflowId" = $1', [wf.id]);
+			return (rows.length > 0) === present;
+		});
 
 	const cluster: Cluster = {
 		ctx,
@@ -138,9 +128,13 @@ export async function setupCluster(name: string, { workers = 2, webhookProcessor
 			const api = await rest();
 			const { versionId } = await api.request('GET', `/rest/workflows/${wf.id}`);
 			await api.request('POST', `/rest/workflows/${wf.id}/activate`, { versionId });
+			// The main answers once the workflow is published, but may write its webhooks a moment later: a call to
+			// the webhook processor before that is a 404 (seen in CI on the first call after activation).
+			await webhooksRegistered(wf, true);
 		},
 		async deactivate(wf) {
 			await (await rest()).request('POST', `/rest/workflows/${wf.id}/deactivate`, {});
+			await webhooksRegistered(wf, false);
 		},
 		start: () => clusterLib.startCluster(c),
 		async stop() {
