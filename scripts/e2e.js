@@ -10,8 +10,9 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT, log, run, installCleanup, startProcess, stopAll, killRecorded } = require('./lib/util');
+const { REPO_ROOT, log, run, installCleanup, stopAll, killRecorded } = require('./lib/util');
 const { ensureRuntime, ensureTool } = require('./lib/install');
+const { runJest, printSummary } = require('./lib/jest-suite');
 const { buildAndPack } = require('./lib/package');
 
 const PLAYWRIGHT_VERSION = '1.56.1';
@@ -86,62 +87,19 @@ async function main() {
 	// Whatever way this script ends, n8n and sandbox processes started inside Jest end too.
 	process.on('exit', () => killRecorded(pidDir));
 	const resultsFile = path.join(ARTIFACTS, 'e2e-results.json');
-	fs.rmSync(resultsFile, { force: true });
-	const jest = startProcess(
-		'jest',
-		runtime.node24.node,
-		[
-			path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-			'--config',
-			path.join(REPO_ROOT, 'test', 'e2e', 'jest.config.js'),
-			'--runInBand',
-			'--json',
-			`--outputFile=${resultsFile}`,
-			...process.argv.slice(2),
-		],
-		{
-			env: {
-				...process.env,
-				MG_E2E_CONTEXT: contextFile,
-				MG_PID_DIR: pidDir,
-				NODE_NO_WARNINGS: '1',
-				PATH: `${path.dirname(runtime.node24.node)}${path.delimiter}${process.env.PATH}`,
-			},
-		},
-	);
-	const code = await jest.exitPromise;
+	const code = await runJest({
+		node24: runtime.node24.node,
+		config: path.join(REPO_ROOT, 'test', 'e2e', 'jest.config.js'),
+		contextEnv: 'MG_E2E_CONTEXT',
+		contextFile,
+		pidDir,
+		resultsFile,
+		args: process.argv.slice(2),
+	});
 	await stopAll();
 	const leftovers = killRecorded(pidDir);
 	if (leftovers) log(`Stopped ${leftovers} process(es) the suite left running.`);
-	summary(resultsFile, code, t0, prepSecs);
-}
-
-function summary(resultsFile, code, t0, prepSecs) {
-	const secs = Math.round((Date.now() - t0) / 1000);
-	let r = null;
-	try {
-		r = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-	} catch {
-		/* Jest did not get far enough to write it */
-	}
-	const ok = code === 0 && r && r.success;
-	const lines = ['', '='.repeat(72)];
-	if (r) {
-		for (const file of r.testResults) {
-			const rel = path.relative(REPO_ROOT, file.name);
-			const counts = { passed: 0, failed: 0, pending: 0 };
-			for (const a of file.assertionResults) counts[a.status] = (counts[a.status] || 0) + 1;
-			const mark = file.status === 'passed' ? 'PASS' : 'FAIL';
-			lines.push(`${mark}  ${rel}  (${counts.passed} passed, ${counts.failed} failed, ${counts.pending} skipped)`);
-			for (const a of file.assertionResults.filter((x) => x.status === 'failed')) lines.push(`      x ${a.fullName}`);
-			if (file.status !== 'passed' && !file.assertionResults.length && file.message) lines.push(`      ${file.message.split('\n')[0]}`);
-		}
-	}
-	lines.push(`E2E ${ok ? 'PASSED' : 'FAILED'} in ${secs} s (preparation ${prepSecs} s). Artifacts: ${path.relative(REPO_ROOT, ARTIFACTS)}/`);
-	lines.push('='.repeat(72));
-	// Last, alone on its line: the plain 'N passed, N failed' summary that CI reads.
-	if (r) lines.push(`e2e: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
-	console.log(lines.join('\n'));
+	const ok = printSummary({ title: 'E2E', label: 'e2e', resultsFile, code, t0, prepSecs, artifacts: ARTIFACTS });
 	process.exit(ok ? 0 : 1);
 }
 

@@ -11,8 +11,9 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT, log, installCleanup, startProcess, stopAll, killRecorded } = require('./lib/util');
+const { REPO_ROOT, log, installCleanup, stopAll, killRecorded } = require('./lib/util');
 const { ensureRuntime } = require('./lib/install');
+const { runJest, printSummary } = require('./lib/jest-suite');
 const { buildAndPack } = require('./lib/package');
 const { ensureServicePackages, startPostgres, startRedis } = require('./lib/services');
 
@@ -58,57 +59,19 @@ async function main() {
 	log(`Prepared in ${prepSecs} s. Running the queue-mode suite under Node 24 (logs in ${path.relative(REPO_ROOT, ARTIFACTS)})...`);
 
 	const resultsFile = path.join(ARTIFACTS, 'queue-results.json');
-	const jest = startProcess(
-		'jest',
-		runtime.node24.node,
-		[
-			path.join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-			'--config',
-			path.join(REPO_ROOT, 'test', 'queue', 'jest.config.js'),
-			'--runInBand',
-			'--json',
-			`--outputFile=${resultsFile}`,
-			...process.argv.slice(2),
-		],
-		{
-			env: {
-				...process.env,
-				MG_QUEUE_CONTEXT: contextFile,
-				MG_PID_DIR: pidDir,
-				NODE_NO_WARNINGS: '1',
-				PATH: `${path.dirname(runtime.node24.node)}${path.delimiter}${process.env.PATH}`,
-			},
-		},
-	);
-	const code = await jest.exitPromise;
+	const code = await runJest({
+		node24: runtime.node24.node,
+		config: path.join(REPO_ROOT, 'test', 'queue', 'jest.config.js'),
+		contextEnv: 'MG_QUEUE_CONTEXT',
+		contextFile,
+		pidDir,
+		resultsFile,
+		args: process.argv.slice(2),
+	});
 	const leftovers = killRecorded(pidDir);
 	if (leftovers) log(`Stopped ${leftovers} process(es) the suite left running.`);
 	await stopServices();
-	summary(resultsFile, code, t0, prepSecs);
-}
-
-function summary(resultsFile, code, t0, prepSecs) {
-	const secs = Math.round((Date.now() - t0) / 1000);
-	let r = null;
-	try {
-		r = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-	} catch {
-		/* Jest did not get far enough to write it */
-	}
-	const ok = code === 0 && r && r.success;
-	const lines = ['', '='.repeat(72)];
-	for (const file of r ? r.testResults : []) {
-		const counts = { passed: 0, failed: 0, pending: 0 };
-		for (const a of file.assertionResults) counts[a.status] = (counts[a.status] || 0) + 1;
-		lines.push(`${file.status === 'passed' ? 'PASS' : 'FAIL'}  ${path.relative(REPO_ROOT, file.name)}  (${counts.passed} passed, ${counts.failed} failed)`);
-		for (const a of file.assertionResults.filter((x) => x.status === 'failed')) lines.push(`      x ${a.fullName}`);
-		if (file.status !== 'passed' && !file.assertionResults.length && file.message) lines.push(`      ${file.message.split('\n')[0]}`);
-	}
-	lines.push(`QUEUE MODE ${ok ? 'PASSED' : 'FAILED'} in ${secs} s (preparation ${prepSecs} s). Logs: ${path.relative(REPO_ROOT, ARTIFACTS)}/`);
-	lines.push('='.repeat(72));
-	// Last, alone on its line: the plain 'N passed, N failed' summary that CI reads.
-	if (r) lines.push(`queue: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-	console.log(lines.join('\n'));
+	const ok = printSummary({ title: 'QUEUE MODE', label: 'queue', resultsFile, code, t0, prepSecs, artifacts: ARTIFACTS });
 	process.exit(ok ? 0 : 1);
 }
 
