@@ -86,4 +86,17 @@ describe('the action node in the editor', () => {
 		expect(shown(send, tool).map((field) => field.name)).not.toContain('batching');
 		expect(shown(send, tool).map((field) => field.name)).toContain('recipientPhoneNumber');
 	});
+
+	it('offers the pacing options of Sending on the node; its AI-tool variant (one message per call) only Timeout', () => {
+		const send = { resource: 'message', operation: 'send' };
+		const tool = { ...description, name: `${description.name}Tool` };
+		// The editor lists a collection's options through the same rule, with the node's values and type (as here).
+		const sendingOptions = (variant: INodeTypeDescription) => {
+			const sending = shown(send, variant).find((field) => field.name === 'sending');
+			const values = NodeHelpers.getNodeParameters(variant.properties, send, true, false, node, variant)!;
+			return (sending?.options as INodeProperties[]).filter((option) => NodeHelpers.displayParameter(values, option, node, variant)).map((option) => option.name);
+		};
+		expect(sendingOptions(description).sort()).toEqual(['messagesPerSecond', 'parallelRequests', 'recipientIntervalMs', 'timeout']);
+		expect(sendingOptions(tool)).toEqual(['timeout']);
+	});
 });

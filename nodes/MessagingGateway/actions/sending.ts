@@ -25,6 +25,12 @@ export interface SendingSettings {
  */
 export const SENDING_DEFAULTS: SendingSettings = { parallel: 20, perSecond: 80, perRecipientMs: 0, timeoutMs: 60_000 };
 
+/**
+ * The pacing options apply to many items in one run; the AI-tool variant sends one message per call (the agent's
+ * item), so they are hidden there (`@tool`: the type name ends in Tool). Timeout applies to every request.
+ */
+const NOT_IN_TOOL = { show: { '@tool': [false] } };
+
 export const sendingField: INodeProperties = {
 	displayName: 'Sending',
 	name: 'sending',
@@ -42,6 +48,7 @@ export const sendingField: INodeProperties = {
 			default: 80, // SENDING_DEFAULTS.perSecond (the lint rule wants a literal; a test keeps them equal)
 			description:
 				'Most requests started in any second. The network allows 80 per business phone by default (higher tiers allow more). 0 for no cap.',
+			displayOptions: NOT_IN_TOOL,
 		},
 		{
 			displayName: 'Minimum Interval per Recipient (Ms)',
@@ -51,6 +58,7 @@ export const sendingField: INodeProperties = {
 			default: 0, // SENDING_DEFAULTS.perRecipientMs
 			description:
 				'Least time between two messages to the same number, for the network\'s limit per recipient (pair rate). 0 for none.',
+			displayOptions: NOT_IN_TOOL,
 		},
 		{
 			displayName: 'Parallel Requests',
@@ -59,6 +67,7 @@ export const sendingField: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 20, // SENDING_DEFAULTS.parallel
 			description: 'Items sent at the same time. Output items keep the input order either way.',
+			displayOptions: NOT_IN_TOOL,
 		},
 		{
 			displayName: 'Timeout (Seconds)',
