@@ -75,8 +75,8 @@ export function checkPhone(input: unknown, options: PhoneCheckOptions = {}): Pho
 		};
 	}
 	const digits = raw.replace(/\D/g, '');
-	if (raw.startsWith('+')) return checked(`+${digits}`);
-	if (digits.startsWith('00')) return checked(`+${digits.slice(2)}`);
+	if (raw.startsWith('+')) return checked(digits);
+	if (digits.startsWith('00')) return checked(digits.slice(2));
 	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry);
 	return withoutCountry(digits, options.nationalHint ?? DEFAULT_COUNTRY_HINT);
 }
@@ -110,16 +110,18 @@ function nationalOrInternational(raw: string, digits: string, country: CountryCo
 /** Digits only and no Default Country: international digits, or refused with the hint to set a Default Country. */
 function withoutCountry(digits: string, hint: string): PhoneCheck {
 	if (digits.startsWith('0')) return { problem: `looks like a national number (it starts with 0); ${hint}` };
-	const fast = fastCheck(`+${digits}`);
+	const fast = fastCheck(digits);
 	if (fast !== undefined) return fast;
 	const international = parsePhoneNumberFromString(`+${digits}`);
 	if (international?.isValid()) return notInvented(international);
 	return { problem: `is not a valid international number; if it is a national number, ${hint}` };
 }
 
-function checked(international: string): PhoneCheck {
-	const fast = fastCheck(international);
+/** `digits`: the international digits, without `+` or `00`. */
+function checked(digits: string): PhoneCheck {
+	const fast = fastCheck(digits);
 	if (fast !== undefined) return fast;
+	const international = `+${digits}`;
 	const number = parsePhoneNumberFromString(international);
 	if (!number) {
 		const known = /^\+[1-9]/.test(international) && international.length > 4;
@@ -227,25 +229,34 @@ function fastPlanOf(callingCode: string): FastPlan | null {
 }
 
 const metadataForCallingCodes = new Metadata(maxMetadata);
+/** The first digits of a number → its calling code (the shortest known prefix, as libphonenumber takes it), or null. */
+const callingCodes = new Map<string, string | null>();
 
-/**
- * The verdict for `+digits` when it is valid and the steps that decide it are simple (see above); undefined when the
- * full parse must decide.
- */
-export function fastCheck(international: string): PhoneCheck | undefined {
-	if (international.charCodeAt(1) === 48 /* 0 */) return undefined;
-	let callingCode: string | undefined;
-	for (let end = 2; end - 1 <= MAX_CALLING_CODE_LENGTH && end <= international.length; end++) {
-		const candidate = international.slice(1, end);
-		if (metadataForCallingCodes.hasCallingCode(candidate)) {
-			callingCode = candidate;
+function callingCodeOf(leadingDigits: string): string | null {
+	let callingCode = callingCodes.get(leadingDigits);
+	if (callingCode !== undefined) return callingCode;
+	callingCode = null;
+	for (let length = 1; length <= leadingDigits.length; length++) {
+		if (metadataForCallingCodes.hasCallingCode(leadingDigits.slice(0, length))) {
+			callingCode = leadingDigits.slice(0, length);
 			break;
 		}
 	}
-	if (callingCode === undefined) return undefined;
+	callingCodes.set(leadingDigits, callingCode);
+	return callingCode;
+}
+
+/**
+ * The verdict for `+digits` (given without the `+`) when it is valid and the steps that decide it are simple (see
+ * above); undefined when the full parse must decide.
+ */
+export function fastCheck(digits: string): PhoneCheck | undefined {
+	if (digits.charCodeAt(0) === 48 /* 0 */) return undefined;
+	const callingCode = callingCodeOf(digits.slice(0, MAX_CALLING_CODE_LENGTH));
+	if (callingCode === null) return undefined;
 	const plan = fastPlanOf(callingCode);
 	if (plan === null) return undefined;
-	const national = international.slice(1 + callingCode.length);
+	const national = digits.slice(callingCode.length);
 	if (national.length < MIN_NATIONAL_LENGTH || national.length > MAX_NATIONAL_LENGTH) return undefined;
 	if (plan.nationalPrefix?.test(national)) return undefined;
 	if (!plan.national.test(national)) return undefined;
@@ -253,5 +264,5 @@ export function fastCheck(international: string): PhoneCheck | undefined {
 		return undefined;
 	}
 	if (isInventedNumber(national.slice(-INVENTED_TAIL))) return { problem: INVENTED_PROBLEM };
-	return { digits: international.slice(1) };
+	return { digits };
 }

@@ -68,9 +68,15 @@ const ONLY_MARKS = /^[\s\-_.?*#/\\]+$/;
 
 const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDERS].map((word) => word.length));
 
+function isAsciiLetterOrDigit(code: number): boolean {
+	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
 export function isPlaceholder(text: string): boolean {
 	// Most values are long and start with a letter or digit: neither a placeholder word nor only marks.
-	if (text.length > LONGEST_PLACEHOLDER + 2 && /^[\p{L}\p{N}]/u.test(text)) return false;
+	if (text.length > LONGEST_PLACEHOLDER + 2 && (isAsciiLetterOrDigit(text.charCodeAt(0)) || /^[\p{L}\p{N}]/u.test(text))) {
+		return false;
+	}
 	const lower = text.trim().toLowerCase();
 	return lower === '' || PLACEHOLDERS.has(lower) || ONLY_MARKS.test(lower);
 }
@@ -139,11 +145,11 @@ export function normalisePhone(value: unknown): string | Invalid {
 	else if (typeof value === 'string') text = value.trim();
 	else return invalid('must be text');
 	if (isPlaceholder(text)) return invalid('is a placeholder, not a phone number');
-	const checked = checkPhone(text, { nationalHint: PERSON_NATIONAL_HINT });
+	const checked = checkPhone(text, PERSON_PHONE_OPTIONS);
 	return 'digits' in checked ? checked.digits : invalid(checked.problem);
 }
 
-const PERSON_NATIONAL_HINT = 'write it with its country code, e.g. 5511988887777';
+const PERSON_PHONE_OPTIONS = { nationalHint: 'write it with its country code, e.g. 5511988887777' };
 
 // ---- Custom attribute values (rule 5) ----
 

@@ -53,7 +53,7 @@ describe('phone fast path', () => {
 		for (const input of inputs) {
 			const full = fullVerdict(input);
 			if (full) validFull++;
-			const fast = fastCheck(input);
+			const fast = fastCheck(input.slice(1));
 			if (fast === undefined) continue;
 			answered++;
 			const agrees =
@@ -66,10 +66,10 @@ describe('phone fast path', () => {
 	});
 
 	it('answers for Brazilian mobile and fixed numbers, and leaves invalid ones to the full parse', () => {
-		expect(fastCheck('+5511988887777')).toEqual({ digits: '5511988887777' });
-		expect(fastCheck('+551133334444')).toEqual({ digits: '551133334444' });
-		expect(fastCheck('+5511000000000')).toBeUndefined();
-		expect(fastCheck('+14155552671')).toBeUndefined(); // +1 is shared by many countries
+		expect(fastCheck('5511988887777')).toEqual({ digits: '5511988887777' });
+		expect(fastCheck('551133334444')).toEqual({ digits: '551133334444' });
+		expect(fastCheck('5511000000000')).toBeUndefined();
+		expect(fastCheck('14155552671')).toBeUndefined(); // +1 is shared by many countries
 		// Through checkPhone the answers are the same either way.
 		expect(checkPhone('+55 11 0000-0000')).toEqual({ problem: expect.stringMatching(/not a valid number of BR/) });
 		expect(checkPhone('+1 (415) 555-2671')).toEqual({ digits: '14155552671' });
