@@ -143,6 +143,24 @@ describe('Person Data > Upload: Validate File First is a promise about the bytes
 	});
 });
 
+describe("Person Data > Upload from files: n8n's Retry On Fail uploads nothing twice", () => {
+	it('the second of three files fails once: the retry uploads neither file 1 again nor anything twice', async () => {
+		gateway.sandbox.failNext('personUpload', 1, '500', { skip: 1 });
+		const files = [0, 1, 2].map((n) => binaryItem(`FirstName;Email\nP${n};p${n}@example.com\n`, `people-${n}.csv`));
+		const { output, tries } = await runGateway(
+			gateway.sandbox,
+			{ resource: 'personData', operation: 'upload', source: 'binary' },
+			{ items: files, retryOnFail: { maxTries: 3 } },
+		);
+		expect(tries).toBe(2);
+		const stored = gateway.sandbox.state.personFiles;
+		expect(stored.map((file) => file.text)).toEqual([0, 1, 2].map((n) => `FirstName;Email\nP${n};p${n}@example.com\n`));
+		expect(uploads()).toHaveLength(4); // three accepted, one refused
+		expect(output[0].map((item) => item.json.fileId)).toEqual(stored.map((file) => file.fileId));
+		expect(output[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
 describe('Person Data > Upload: three files, the middle one bad', () => {
 	const files = [
 		binaryItem(csv, 'monday.csv'),

@@ -393,3 +393,37 @@ describe('Person Data > Upload memory', () => {
 		}
 	}, 240_000);
 });
+
+describe("Person Data > Upload: n8n's Retry On Fail uploads nothing twice", () => {
+	const retryOnFail = { maxTries: 3 };
+	const items = jsonItems(Array.from({ length: 200 }, (_, i) => ({ first_name: `P${i}`, email: `p${i}@example.com` })));
+	const upload = () =>
+		runGateway(
+			gateway.sandbox,
+			{ resource: 'personData', operation: 'upload', options: { partSizeLimit: 1024 } },
+			{ items, retryOnFail },
+		);
+
+	it('part 2 fails once: the retry does not upload part 1 again and reuses its fileId; every record is stored once', async () => {
+		gateway.sandbox.failNext('personUpload', 1, '500', { skip: 1 });
+		const { output, tries } = await upload();
+		expect(tries).toBe(2);
+		const files = gateway.sandbox.state.personFiles;
+		expect(files.length).toBeGreaterThan(2);
+		// One request per part, plus the one the gateway refused.
+		expect(uploads()).toHaveLength(files.length + 1);
+		expect(uploads().filter((request) => request.status === 500)).toHaveLength(1);
+		expect(storedRows().map((row) => row.Email)).toEqual(items.map((item) => item.json.email));
+		expect(output[0].map((item) => item.json.fileId)).toEqual(files.map((file) => file.fileId));
+		expect(output[0].map((item) => item.json.part)).toEqual(files.map((_, index) => index + 1));
+	});
+
+	it('a part that may have arrived (connection lost) is not sent again by any try', async () => {
+		gateway.sandbox.failNext('personUpload', 1, 'drop', { skip: 1 });
+		const error = await rejectionOf(upload());
+		expect(error.message).toMatch(/connection to the gateway was lost/);
+		// Three tries: part 1 once, part 2 once (dropped); the later parts were never sent.
+		expect(uploads()).toHaveLength(2);
+		expect(gateway.sandbox.state.personFiles).toHaveLength(1);
+	});
+});

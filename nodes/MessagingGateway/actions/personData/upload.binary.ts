@@ -31,7 +31,7 @@ import {
 import { readTextParameter } from '../parameters';
 import type { Settings } from './upload.fields';
 import { partJson, uploadJson, validationJson } from './upload.results';
-import { rangesText, sendFile, sendParts } from './upload.send';
+import { rangesText, sendFileOnce, sendParts } from './upload.send';
 
 export async function uploadFiles(
 	this: IExecuteFunctions,
@@ -105,7 +105,7 @@ async function uploadFile(
 		const validation = checked ? { checked: true, ...validationJson(checked, true) } : { checked: false };
 
 		if (!tooLarge && (checked === undefined || (checked.invalid === 0 && checked.normalisedValues === 0))) {
-			const response = await sendFile.call(this, await open(), settings, itemIndex, fileSize);
+			const response = await sendFileOnce.call(this, `file ${itemIndex}`, open, settings, itemIndex, fileSize);
 			file.accepted.push({ label, fileId: response.fileId });
 			return {
 				fileName: file.name,
@@ -122,6 +122,7 @@ async function uploadFile(
 			word: 'record',
 			fileItemIndex: itemIndex,
 			continueAfterFailure: false,
+			recordKey: `file ${itemIndex}`,
 		});
 		for (const { summary, response } of sent) {
 			const records = `records ${rangesText(summary.itemRanges)}`;

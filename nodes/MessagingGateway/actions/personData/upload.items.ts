@@ -86,6 +86,7 @@ export async function uploadItems(
 	const { sent, failed } = await sendParts.call(this, validRecords(), settings, {
 		word: 'item',
 		continueAfterFailure: continueOnFail,
+		recordKey: 'items',
 	});
 	if (sent.length === 0 && failed.length === 0) return fileFailure(noValidRowError(this, summary, 'item'));
 

@@ -6,9 +6,10 @@ import type { Readable } from 'node:stream';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { gatewayRequest } from '../../../gateway/transport';
+import { apiError, gatewayRequest, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
 import { type PersonFilePartSummary, type SourceRecord, splitPersonFile } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
+import { SentRecord } from '../sentRecord';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -39,12 +40,14 @@ export async function sendFile(
 	const answer = response.body.response as IDataObject | undefined;
 	// The file id is what the user follows the processing by: an answer without one is not a success.
 	if (typeof answer !== 'object' || answer === null || typeof answer.fileId !== 'string' || answer.fileId === '') {
-		throw new NodeApiError(this.getNode(), response.body as JsonObject, {
-			message: 'The gateway accepted the upload but its answer has no fileId',
-			description: 'The file may have been stored; check the gateway before uploading it again.',
-			httpCode: String(response.statusCode),
-			itemIndex,
-		});
+		throw uncertain(
+			new NodeApiError(this.getNode(), response.body as JsonObject, {
+				message: 'The gateway accepted the upload but its answer has no fileId',
+				description: 'The file may have been stored; check the gateway before uploading it again.',
+				httpCode: String(response.statusCode),
+				itemIndex,
+			}),
+		);
 	}
 	return {
 		fileId: answer.fileId,
@@ -52,6 +55,72 @@ export async function sendFile(
 		path: answer.path as string | undefined,
 		message: answer.message as string | undefined,
 	};
+}
+
+// ---- Retry On Fail ----
+
+/** What a retry gets for an upload that may have arrived: the same error, rebuilt, without a request. */
+interface UncertainUpload {
+	message: string;
+	description?: string;
+	httpCode?: string;
+}
+
+/**
+ * Uploads of this process's node runs that the gateway accepted or may have accepted, per run (see sentRecord.ts for
+ * the scope and its bounds): when n8n's Retry On Fail runs the node again, such a file or part is not uploaded again
+ * and its earlier answer (or error) is used. Keys: `items part <n>` for the parts of the items' file, `file <item>`
+ * for a binary file sent as it is, `file <item> part <n>` for the parts of a rewritten one. Within a run the input
+ * items and the parameters are the same on every try, so the same key means the same bytes.
+ */
+const uploadRecord = new SentRecord<UploadResponse, UncertainUpload>();
+
+function runScope(context: IExecuteFunctions): object | undefined {
+	return typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
+}
+
+/** The earlier try's answer for this upload: its response, or its error thrown again; undefined when there was none. */
+function earlierUpload(context: IExecuteFunctions, key: string, itemIndex: number | undefined): UploadResponse | undefined {
+	const scope = runScope(context);
+	const earlier = scope && uploadRecord.lookup(scope, key);
+	if (!earlier) return undefined;
+	if (earlier.accepted) return { ...earlier.output };
+	throw uncertain(apiError(context, { message: earlier.failure.message }, { ...earlier.failure, itemIndex }));
+}
+
+/** Sends with `send` and remembers the answer, or the error when the upload may have arrived anyway. */
+async function recordedUpload(
+	context: IExecuteFunctions,
+	key: string,
+	send: () => Promise<UploadResponse>,
+): Promise<UploadResponse> {
+	const scope = runScope(context);
+	try {
+		const response = await send();
+		if (scope) uploadRecord.remember(scope, key, { accepted: true, output: response });
+		return response;
+	} catch (error) {
+		if (scope && mayHaveBeenAccepted(error)) {
+			const { message, description, httpCode } = error as NodeApiError;
+			const failure = { message, description: description ?? undefined, httpCode: httpCode ?? undefined };
+			uploadRecord.remember(scope, key, { accepted: false, failure });
+		}
+		throw error;
+	}
+}
+
+/** A whole file sent as it is, once per run: a retry reuses the answer (the caller still reads the file to check it). */
+export async function sendFileOnce(
+	this: IExecuteFunctions,
+	key: string,
+	open: () => Promise<Readable>,
+	settings: Settings,
+	itemIndex: number,
+	contentLength: number,
+): Promise<UploadResponse> {
+	const earlier = earlierUpload(this, key, itemIndex);
+	if (earlier) return earlier;
+	return await recordedUpload(this, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
 }
 
 export interface SentPart {
@@ -68,20 +137,30 @@ export interface FailedPart {
 /**
  * Splits the records into parts and sends them one after the other, each written while it is sent. A part that
  * fails is reported with its cause: when the part's own source failed (a record too large, a file that breaks off),
- * that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next parts.
+ * that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next parts. A part
+ * accepted in an earlier try of this run (Retry On Fail) is not sent again; `recordKey` names the file in that record.
  */
 export async function sendParts(
 	this: IExecuteFunctions,
 	records: Iterable<SourceRecord> | AsyncIterable<SourceRecord>,
 	settings: Settings,
-	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean },
+	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean; recordKey: string },
 ): Promise<{ sent: SentPart[]; failed: FailedPart[] }> {
 	const format = PERSON_FILE_FORMATS[settings.format];
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
 	for await (const part of splitPersonFile(records, { format, maxPartBytes: settings.maxPartBytes })) {
+		const key = `${options.recordKey} part ${part.index}`;
 		try {
-			const response = await sendFile.call(this, part.stream, settings, options.fileItemIndex);
+			const earlier = earlierUpload(this, key, options.fileItemIndex);
+			let response: UploadResponse;
+			if (earlier) {
+				// Accepted in an earlier try: its records are read past (the next part starts after them), not sent.
+				for await (const _ of part.stream);
+				response = earlier;
+			} else {
+				response = await recordedUpload(this, key, async () => await sendFile.call(this, part.stream, settings, options.fileItemIndex));
+			}
 			sent.push({ summary: await part.finished, response });
 		} catch (error) {
 			// Ends the part's stream if the request gave up on it first, so that `finished` settles.
