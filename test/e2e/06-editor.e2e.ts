@@ -2,8 +2,9 @@
  * The editor in headless Chromium (Debian's chromium driven by playwright-core): sign in as the owner, find the
  * node by searching "whatsapp" (its own description, "Send a message" first among the actions), add it, switch
  * through every message type and check that the right fields show (and the others' do not), send a text and read
- * the output table (ids first), and open the Human in the Loop tool n8n makes of the node (one Message field, n8n's). Screenshots go to
- * test-artifacts/screenshots/.
+ * the output table (ids first), open the Human in the Loop tool n8n makes of the node (one Message field, n8n's), and
+ * open Send and Wait with each response type (its fields, and only its own options in the "Add option" menu).
+ * Screenshots go to test-artifacts/screenshots/.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ describeBrowser('editor', () => {
 	let ndvOpen = false;
 	let workflowId: string;
 	let hitlWorkflowId: string;
+	let sendAndWaitWorkflowId: string;
 
 	const shot = async (name: string) => {
 		step++;
@@ -85,6 +87,35 @@ describeBrowser('editor', () => {
 			},
 		]);
 		hitlWorkflowId = hitl.id!;
+		// Send and Wait with each response type, as a user left them: approval labels set, two form texts set.
+		const sendAndWait = (name: string, y: number, parameters: Record<string, unknown>) => ({
+			name,
+			type: ACTION,
+			typeVersion: 1,
+			position: [240, y],
+			parameters: { resource: 'message', operation: 'sendAndWait', recipientPhoneNumber: '5511988887777', ...parameters },
+			credentials: { messagingGatewayApi: { id: n8n.CREDENTIAL_ID, name: n8n.CREDENTIAL_NAME } },
+		});
+		const [waiting] = await env.importWorkflows([
+			{
+				name: 'e2e editor send and wait',
+				nodes: [
+					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					sendAndWait('Ask for approval', -120, {
+						message: 'Refund order #12345?',
+						responseType: 'approval',
+						approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund', disapproveLabel: 'Keep' } },
+					}),
+					sendAndWait('Ask for an answer', 120, {
+						message: 'Why was the order returned?',
+						responseType: 'freeText',
+						options: { messageButtonLabel: 'Reply', responseFormTitle: 'Return reason' },
+					}),
+				],
+				connections: {},
+			},
+		]);
+		sendAndWaitWorkflowId = waiting.id!;
 		await env.start();
 		await n8n.ensureOwner(env.inst);
 		// eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -252,6 +283,102 @@ describeBrowser('editor', () => {
 			await review.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-human-review-end.png`) }).catch(() => undefined);
 			await reviewContext.close().catch(() => undefined);
 		}
+	});
+
+	describe('Send and Wait for Response', () => {
+		// A page of its own (the first workflow has unsaved changes), on a workflow no other page has open: a second
+		// editor of the same workflow would make this one read-only.
+		let reviewContext: any;
+		let panel: any;
+		const panelShot = async (name: string) => {
+			await panel.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-${name}.png`) }).catch(() => undefined);
+		};
+		const input = (parameter: string) => panel.locator(`[data-test-id="parameter-input-${parameter}"]`);
+		const valueOf = async (parameter: string) => input(parameter).locator('input, textarea').first().inputValue();
+		/** Opens a node of the workflow from the canvas and waits for its Message field. */
+		const openNode = async (name: string) => {
+			const ndv = panel.locator('[data-test-id="ndv"]');
+			if (await ndv.isVisible()) {
+				await panel.locator('[data-test-id="ndv-close-button"]').first().click();
+				await ndv.waitFor({ state: 'hidden' });
+			}
+			await panel.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first().dblclick();
+			await input('message').first().waitFor({ state: 'visible' });
+		};
+		/** Opens the Options collection's "Add option" menu (n8n's select, its list in a popper) and reads its entries. */
+		const addOptionEntries = async () => {
+			const add = panel.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]');
+			await add.scrollIntoViewIfNeeded();
+			await add.locator('input').first().click();
+			const entries = panel.locator('[data-test-id="collection-parameter-option"]:visible');
+			await entries.first().waitFor({ state: 'visible' });
+			return { entries, labels: ((await entries.allInnerTexts()) as string[]).map((text) => text.trim()).sort() };
+		};
+		const closeMenu = async () => {
+			await panel.keyboard.press('Escape');
+			await panel.locator('[data-test-id="collection-parameter-option"]:visible').first().waitFor({ state: 'hidden' });
+		};
+		const FREE_TEXT_OPTIONS = ['messageButtonLabel', 'responseFormButtonLabel', 'responseFormDescription', 'responseFormTitle'];
+
+		beforeAll(async () => {
+			reviewContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
+			panel = await reviewContext.newPage();
+			panel.setDefaultTimeout(30000);
+			await panel.goto(`${env.inst.baseUrl}/workflow/${sendAndWaitWorkflowId}`);
+			await panel.locator('[data-test-id="canvas-node"][data-node-name="Ask for approval"]').first().waitFor({ state: 'visible' });
+		});
+
+		afterAll(async () => {
+			await reviewContext?.close().catch(() => undefined);
+		});
+
+		test('Approval: the question, the approval choices and only the approval options', async () => {
+			await openNode('Ask for approval');
+			try {
+				expect(await valueOf('responseType')).toBe('Approval');
+				await panel.locator('[data-test-id="fixed-collection-approvalOptions"]').waitFor({ state: 'visible' });
+				expect(await valueOf('message')).toBe('Refund order #12345?');
+				expect(await valueOf('approvalType')).toBe('Approve and Decline');
+				expect(await valueOf('approveLabel')).toBe('Refund');
+				expect(await valueOf('disapproveLabel')).toBe('Keep');
+				for (const other of [...FREE_TEXT_OPTIONS, 'messageType', 'textBody']) expect(await input(other).count()).toBe(0);
+				const { entries, labels } = await addOptionEntries();
+				await panelShot('send-and-wait-approval-options');
+				expect(labels).toEqual(['Ask for Confirmation', 'Limit Wait Time']);
+				// Picking an entry adds its field to the panel.
+				await entries.filter({ hasText: /^\s*Ask for Confirmation\s*$/ }).first().click();
+				await input('confirmationPage').first().waitFor({ state: 'visible' });
+				// "Approve Only" has no decline label.
+				await input('approvalType').click();
+				await panel
+					.locator('.el-select-dropdown__item:visible, [data-test-id="parameter-input-item"]:visible')
+					.filter({ hasText: /^\s*Approve Only\s*$/ })
+					.first()
+					.click();
+				await input('disapproveLabel').first().waitFor({ state: 'detached' });
+				expect(await valueOf('approveLabel')).toBe('Refund');
+			} finally {
+				await panelShot('send-and-wait-approval');
+			}
+		});
+
+		test('Free Text: the question and the form texts, no approval choices and no confirmation page', async () => {
+			await openNode('Ask for an answer');
+			try {
+				expect(await valueOf('responseType')).toBe('Free Text');
+				expect(await valueOf('message')).toBe('Why was the order returned?');
+				expect(await valueOf('messageButtonLabel')).toBe('Reply');
+				expect(await valueOf('responseFormTitle')).toBe('Return reason');
+				expect(await panel.locator('[data-test-id="fixed-collection-approvalOptions"]').count()).toBe(0);
+				for (const other of ['approvalType', 'approveLabel', 'disapproveLabel', 'confirmationPage']) expect(await input(other).count()).toBe(0);
+				const { labels } = await addOptionEntries();
+				await panelShot('send-and-wait-free-text-options');
+				expect(labels).toEqual(['Limit Wait Time', 'Response Form Button Label', 'Response Form Description']);
+				await closeMenu();
+			} finally {
+				await panelShot('send-and-wait-free-text');
+			}
+		});
 	});
 });
 
