@@ -20,7 +20,8 @@ export class MessagingGateway implements INodeType {
 		name: 'messagingGateway',
 		icon: { light: 'file:../../icons/messagingGateway.svg', dark: 'file:../../icons/messagingGateway.dark.svg' },
 		group: ['output'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle,
 		description:
 			'Send WhatsApp messages of every type, manage templates, webhooks and media, and upload person files through the messaging gateway',

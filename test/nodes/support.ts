@@ -31,6 +31,8 @@ export interface GatewayRunOptions {
 	credentials?: Record<string, string>;
 	/** The node setting Retry On Fail (the harness re-runs the node as n8n's engine does). */
 	retryOnFail?: { maxTries: number; waitBetweenTriesMs?: number };
+	/** The node's typeVersion (default: the newest). */
+	typeVersion?: number;
 }
 
 /** Runs the Messaging Gateway node with these parameters against the sandbox. */
@@ -42,6 +44,7 @@ export function runGateway(sandbox: Sandbox, parameters: INodeParameters, option
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		retryOnFail: options.retryOnFail,
+		typeVersion: options.typeVersion,
 	});
 }
 
@@ -60,3 +63,25 @@ export async function rejectionOf(run: Promise<unknown>): Promise<NodeOperationE
 	}
 	throw new Error('The run did not fail');
 }
+
+/** Body Examples as the editor saves them: one field per placeholder ('1' for {{1}}), with the fields' schema. */
+export const bodyExamples = (values: Record<string, unknown>): INodeParameters => ({
+	bodyExampleValues: {
+		mappingMode: 'defineBelow',
+		value: values,
+		matchingColumns: [],
+		schema: Object.keys(values).map((id) => ({
+			id,
+			displayName: `Example for {{${id}}}`,
+			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: 'string',
+			removed: false,
+		})),
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
+	} as unknown as INodeParameters[string],
+});
+

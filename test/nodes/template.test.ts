@@ -9,17 +9,22 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { runLoadOptions } from '../harness';
 import { sandboxCredentials } from '../sandbox';
-import { jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
+import { bodyExamples, jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
 
 const gateway = useSandbox();
 
 const credentials = () => sandboxCredentials(gateway.sandbox);
 
-const run = (parameters: INodeParameters, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
+const run = (
+	parameters: INodeParameters,
+	options: { items?: IDataObject[]; continueOnFail?: boolean; typeVersion?: number } = {},
+) =>
 	runGateway(gateway.sandbox, { resource: 'template', ...parameters }, {
 		items: jsonItems(options.items ?? [{}]),
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
 	});
+
 
 const json = outputJson;
 
@@ -29,7 +34,7 @@ const orderShipped: INodeParameters = {
 	language: 'en_US',
 	category: 'UTILITY',
 	bodyText: 'Hi {{1}}, order {{2}} has shipped',
-	bodyExamples: { example: [{ value: 'Ana' }, { value: '#42' }] },
+	...bodyExamples({ 1: 'Ana', 2: '#42' }),
 	header: { header: { format: 'LOCATION' } },
 	footerText: 'Reply STOP to opt out',
 	urlButtons: { button: [{ text: 'Track', url: 'https://shop.example/t/{{1}}', example: 'https://shop.example/t/42' }] },
@@ -113,13 +118,23 @@ describe('Template > Create', () => {
 	it.each([
 		[
 			'a gap in the placeholders',
-			{ bodyText: 'Hi {{1}} and {{3}}', bodyExamples: { example: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] } },
+			{ bodyText: 'Hi {{1}} and {{3}}', ...bodyExamples({ 1: 'a', 2: 'b', 3: 'c' }) },
 			'Body Text (item 0): The body text uses {{1}}, {{3}} but not {{2}}: placeholders are numbered from {{1}} without gaps',
 		],
 		[
 			'a placeholder without example',
-			{ bodyText: 'Hi {{1}}, order {{2}}', bodyExamples: { example: [{ value: 'Ana' }] } },
+			{ bodyText: 'Hi {{1}}, order {{2}}', ...bodyExamples({ 1: 'Ana' }) },
 			'Body Examples (item 0): The body text: {{2}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
+		],
+		[
+			'a placeholder whose example field was left empty',
+			{ bodyText: 'Hi {{1}}, order {{2}}', ...bodyExamples({ 1: null, 2: '#42' }) },
+			'Body Examples (item 0): The body text: {{1}} has no example value; give one per placeholder, in order (the network reviews the template with them)',
+		],
+		[
+			'an example that is an object',
+			{ bodyText: 'Hi {{1}}', ...bodyExamples({ 1: '={{ { name: "Ana" } }}' }) },
+			/^Body Examples › Example for \{\{1\}\} \(item 0\): /,
 		],
 		['an empty body', { bodyText: '' }, 'Body Text (item 0): The template needs a body: a BODY component with text'],
 		[
@@ -146,7 +161,7 @@ describe('Template > Create', () => {
 
 	it('with Continue On Fail, reports the refused item and still creates the others', async () => {
 		const result = await run(
-			{ ...orderShipped, name: '={{ $json.name }}', bodyText: '={{ $json.text }}', bodyExamples: { example: [{ value: 'Ana' }] } },
+			{ ...orderShipped, name: '={{ $json.name }}', bodyText: '={{ $json.text }}', ...bodyExamples({ 1: 'Ana' }) },
 			{
 				continueOnFail: true,
 				items: [

@@ -6,7 +6,7 @@ import {
 } from '../../nodes/MessagingGateway/templates/components';
 import { checkLanguage, checkTemplateComponents } from '../../nodes/MessagingGateway/templates/check';
 import { editRefusal, TEMPLATE_EDIT_RULES } from '../../nodes/MessagingGateway/templates/editRules';
-import { scanPlaceholders } from '../../nodes/MessagingGateway/templates/placeholders';
+import { placeholderSlots, scanPlaceholders } from '../../nodes/MessagingGateway/templates/placeholders';
 
 const body = (text: string, examples?: string[]): TemplateComponent => ({
 	type: 'BODY',
@@ -24,6 +24,14 @@ describe('scanPlaceholders', () => {
 			numbers: [1, 2],
 			invalid: ['{{name}}', '{{0}}'],
 		});
+	});
+});
+
+describe('placeholderSlots (one Body Examples field each)', () => {
+	it('numbers 1 to the highest placeholder, gaps and repeats included once', () => {
+		expect(placeholderSlots('Hi {{2}}, {{1}} and {{ 2 }}')).toEqual([1, 2]);
+		expect(placeholderSlots('{{1}} {{3}}')).toEqual([1, 2, 3]);
+		expect(placeholderSlots('No placeholders, {{name}} is not one')).toEqual([]);
 	});
 });
 

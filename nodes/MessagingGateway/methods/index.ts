@@ -1,8 +1,10 @@
 /** The node's `methods`: option loaders and resource mappers that read from the gateway while editing. */
+import { getBodyExampleFields } from './bodyExamples';
 import { getTemplateParameterFields, getTemplateParameters } from './templateParameters';
 
 export const loadOptions = { getTemplateParameters };
 
-export const resourceMapping = { getTemplateParameterFields };
+export const resourceMapping = { getTemplateParameterFields, getBodyExampleFields };
 
 export { TEMPLATE_ID_PARAMETER, templateParametersField } from './templateParameters';
+export { bodyExampleId, bodyExamplesField } from './bodyExamples';

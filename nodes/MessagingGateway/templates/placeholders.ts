@@ -35,3 +35,13 @@ export function missingPlaceholderNumbers(numbers: number[]): number[] {
 export function placeholder(n: number): string {
 	return `{{${n}}}`;
 }
+
+/**
+ * The numbers {{1}} to the highest placeholder of a text, gaps included: one example field each, in order (a gap is
+ * refused later by the template check, which names it).
+ */
+export function placeholderSlots(text: string): number[] {
+	const { numbers } = scanPlaceholders(text);
+	const highest = numbers.length ? numbers[numbers.length - 1] : 0;
+	return Array.from({ length: highest }, (_, i) => i + 1);
+}

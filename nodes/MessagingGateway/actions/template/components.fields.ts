@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { bodyExampleId, bodyExamplesField } from '../../methods';
 import { checkTemplateComponents, type TemplateProblem } from '../../templates/check';
 import {
 	buildComponents,
@@ -12,9 +13,16 @@ import {
 	parseComponentsJson,
 	type TemplateComponent,
 } from '../../templates/components';
+import { placeholder, placeholderSlots } from '../../templates/placeholders';
 import { inputError, readTextOption, readTextParameter } from '../parameters';
 
 type TemplateOperation = 'create' | 'edit';
+
+/**
+ * Node version 1 took the body examples as a list added one by one (`bodyExamples`); from 1.1 they are one field per
+ * placeholder (`bodyExampleValues`). Version 1 nodes keep their list.
+ */
+export const BODY_EXAMPLES_PER_PLACEHOLDER_SINCE = 1.1;
 
 const bodyTextDescription =
 	'The message text. Placeholders are written {{1}}, {{2}} and so on; in an expression, write {{ "{{1}}" }} so that n8n leaves them as they are.';
@@ -60,6 +68,9 @@ export function componentFields(operation: TemplateOperation): INodeProperties[]
 				'Format of the body component, almost always Text. The media of a template goes in its Header, not here.',
 			displayOptions: showFields,
 		},
+		bodyExamplesField({
+			show: { ...showFields.show, '@version': [{ _cnd: { gte: BODY_EXAMPLES_PER_PLACEHOLDER_SINCE } }] },
+		}),
 		{
 			displayName: 'Body Examples',
 			name: 'bodyExamples',
@@ -69,7 +80,7 @@ export function componentFields(operation: TemplateOperation): INodeProperties[]
 			default: {},
 			description:
 				'One example value per placeholder of the body, in order: the first for {{1}}, the second for {{2}}. The network reviews the template with them.',
-			displayOptions: showFields,
+			displayOptions: { show: { ...showFields.show, '@version': [1] } },
 			options: [
 				{
 					displayName: 'Example',
@@ -204,13 +215,13 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 
 	const text = (value: unknown, field: string) => readTextOption.call(this, value, itemIndex, field);
 	const optionalText = (value: unknown, field: string) => text(value, field) || undefined;
-	const examples = this.getNodeParameter('bodyExamples.example', itemIndex, []) as IDataObject[];
 	const header = this.getNodeParameter('header.header', itemIndex, {}) as IDataObject;
 	const buttons = this.getNodeParameter('urlButtons.button', itemIndex, []) as IDataObject[];
+	const bodyText = readTextParameter.call(this, 'bodyText', itemIndex, 'Body Text', { keepSpaces: true });
 	const components = buildComponents({
-		bodyText: readTextParameter.call(this, 'bodyText', itemIndex, 'Body Text', { keepSpaces: true }),
+		bodyText,
 		bodyFormat: readTextParameter.call(this, 'bodyFormat', itemIndex, 'Body Format') || 'TEXT',
-		bodyExamples: examples.map((example, i) => text(example.value, `Body Examples › example ${i + 1}`)),
+		bodyExamples: readBodyExamples.call(this, itemIndex, bodyText),
 		header: header.format
 			? {
 					format: text(header.format, 'Header › Format'),
@@ -226,6 +237,21 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 		})),
 	});
 	return { input, components };
+}
+
+/**
+ * The body's example values in placeholder order. From version 1.1 one field per placeholder of the body text:
+ * values of placeholders the text no longer has are left out (their fields are gone from the panel too).
+ */
+function readBodyExamples(this: IExecuteFunctions, itemIndex: number, bodyText: string): string[] {
+	if (this.getNode().typeVersion < BODY_EXAMPLES_PER_PLACEHOLDER_SINCE) {
+		const examples = this.getNodeParameter('bodyExamples.example', itemIndex, []) as IDataObject[];
+		return examples.map((example, i) => readTextOption.call(this, example.value, itemIndex, `Body Examples › example ${i + 1}`));
+	}
+	const values = (this.getNodeParameter('bodyExampleValues.value', itemIndex, {}) ?? {}) as IDataObject;
+	return placeholderSlots(bodyText).map((n) =>
+		readTextOption.call(this, values[bodyExampleId(n)] ?? '', itemIndex, `Body Examples › Example for ${placeholder(n)}`),
+	);
 }
 
 /** Refuses the item when its components break the placeholder rules, naming the field; nothing has been sent. */

@@ -1,0 +1,61 @@
+/**
+ * Template > Create and Edit: one example field per numbered placeholder of the Body Text ({{1}}, {{2}}, …), listed
+ * from the text as the user types it, so that nobody counts placeholders or adds examples one by one.
+ */
+import type { ILoadOptionsFunctions, INodeProperties, ResourceMapperFields } from 'n8n-workflow';
+
+import { placeholder, placeholderSlots } from '../templates/placeholders';
+
+/** The node parameter whose placeholders get an example field each. */
+export const BODY_TEXT_PARAMETER = 'bodyText';
+
+/** The resource-mapper field id of placeholder n: its number (`'1'` for {{1}}). */
+export const bodyExampleId = (n: number) => String(n);
+
+/** resourceMapping: a text field per placeholder of the Body Text, {{1}} first. */
+export async function getBodyExampleFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const raw = this.getCurrentNodeParameter(BODY_TEXT_PARAMETER);
+	const text = typeof raw === 'string' ? raw : '';
+	const slots = placeholderSlots(text);
+	return {
+		fields: slots.map((n) => ({
+			id: bodyExampleId(n),
+			displayName: `Example for ${placeholder(n)}`,
+			// Checked by the node itself, which names the item and the placeholder (n8n's own check names neither).
+			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: 'string',
+		})),
+		emptyFieldsNotice: text.trim().startsWith('=')
+			? 'The Body Text is an expression: write its placeholders as {{ "{{1}}" }} in it to get one example field each'
+			: 'The Body Text has no placeholders {{1}}, {{2}}: no examples are needed',
+	};
+}
+
+/** The Body Examples field: its value is `{ value: { '1': 'Ana', '2': '#42' } }`. */
+export function bodyExamplesField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Body Examples',
+		name: 'bodyExampleValues',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		description:
+			'An example value for each placeholder of the Body Text; the network reviews the template with them',
+		hint: 'One field per placeholder {{1}}, {{2}}… of the Body Text, listed as you type it',
+		typeOptions: {
+			loadOptionsDependsOn: [BODY_TEXT_PARAMETER],
+			resourceMapper: {
+				resourceMapperMethod: 'getBodyExampleFields',
+				mode: 'add',
+				fieldWords: { singular: 'example', plural: 'examples' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+			},
+		},
+		displayOptions,
+	};
+}
