@@ -3,13 +3,14 @@
  * node by searching "whatsapp" (its own description, "Send a message" first among the actions), add it, switch
  * through every message type and check that the right fields show (and the others' do not), send a text and read
  * the output table (ids first), open the Human in the Loop tool n8n makes of the node (one Message field, n8n's), and
- * open Send and Wait with each response type (its fields, and only its own options in the "Add option" menu).
+ * open Send and Wait with each response type (its fields, and only its own options in the "Add option" menu), and
+ * type a template's Body Text: one Body Examples field per placeholder appears, and what is filled in is sent.
  * Screenshots go to test-artifacts/screenshots/.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ACTION, context, n8n, setup, type Env } from './support/env';
+import { ACTION, context, n8n, setup, util, type Env } from './support/env';
 
 const ctx = context();
 const shots = join(ctx.artifacts, 'screenshots');
@@ -49,6 +50,7 @@ describeBrowser('editor', () => {
 	let workflowId: string;
 	let hitlWorkflowId: string;
 	let sendAndWaitWorkflowId: string;
+	let templateWorkflowId: string;
 
 	const shot = async (name: string) => {
 		step++;
@@ -116,6 +118,24 @@ describeBrowser('editor', () => {
 			},
 		]);
 		sendAndWaitWorkflowId = waiting.id!;
+		const [template] = await env.importWorkflows([
+			{
+				name: 'e2e editor template create',
+				nodes: [
+					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						name: 'Create template',
+						type: ACTION,
+						typeVersion: 1.1,
+						position: [240, 0],
+						parameters: { resource: 'template', operation: 'create', name: 'order_shipped', language: 'en_US', category: 'UTILITY' },
+						credentials: { messagingGatewayApi: { id: n8n.CREDENTIAL_ID, name: n8n.CREDENTIAL_NAME } },
+					},
+				],
+				connections: { Start: { main: [[{ node: 'Create template', type: 'main', index: 0 }]] } },
+			},
+		]);
+		templateWorkflowId = template.id!;
 		await env.start();
 		await n8n.ensureOwner(env.inst);
 		// eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -134,6 +154,8 @@ describeBrowser('editor', () => {
 		});
 		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 		page.setDefaultTimeout(30000);
+		// The editor's first load fetches megabytes of scripts: on a loaded CI machine that alone can take a minute.
+		page.setDefaultNavigationTimeout(120000);
 	});
 
 	afterAll(async () => {
@@ -153,7 +175,7 @@ describeBrowser('editor', () => {
 
 	test('add the Messaging Gateway node with "Send a message"', async () => {
 		await page.goto(`${env.inst.baseUrl}/workflow/${workflowId}`);
-		await page.getByText('Start', { exact: true }).first().waitFor({ state: 'visible' });
+		await page.getByText('Start', { exact: true }).first().waitFor({ state: 'visible', timeout: 120000 });
 		await shot('workflow');
 		// The "+" after the trigger opens the node creator for regular nodes.
 		const plus = page.locator('[data-test-id="canvas-handle-plus"], [data-test-id="canvas-plus-button"]').first();
@@ -265,10 +287,11 @@ describeBrowser('editor', () => {
 		const reviewContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
 		const review = await reviewContext.newPage();
 		review.setDefaultTimeout(30000);
+		review.setDefaultNavigationTimeout(120000);
 		try {
 			await review.goto(`${env.inst.baseUrl}/workflow/${hitlWorkflowId}`);
 			const node = review.getByText('Ask a person', { exact: true }).first();
-			await node.waitFor({ state: 'visible' });
+			await node.waitFor({ state: 'visible', timeout: 120000 });
 			await review.locator('[data-test-id="canvas-node"]', { hasText: 'Ask a person' }).first().dblclick();
 			const message = review.locator('[data-test-id="parameter-input-message"]');
 			await message.first().waitFor({ state: 'visible' });
@@ -324,8 +347,9 @@ describeBrowser('editor', () => {
 			reviewContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
 			panel = await reviewContext.newPage();
 			panel.setDefaultTimeout(30000);
+			panel.setDefaultNavigationTimeout(120000);
 			await panel.goto(`${env.inst.baseUrl}/workflow/${sendAndWaitWorkflowId}`);
-			await panel.locator('[data-test-id="canvas-node"][data-node-name="Ask for approval"]').first().waitFor({ state: 'visible' });
+			await panel.locator('[data-test-id="canvas-node"][data-node-name="Ask for approval"]').first().waitFor({ state: 'visible', timeout: 120000 });
 		});
 
 		afterAll(async () => {
@@ -379,6 +403,51 @@ describeBrowser('editor', () => {
 				await panelShot('send-and-wait-free-text');
 			}
 		});
+	});
+
+	test('Template > Create: typing the Body Text gives one Body Examples field per placeholder, sent in order', async () => {
+		const templateContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
+		const editor = await templateContext.newPage();
+		editor.setDefaultTimeout(30000);
+		editor.setDefaultNavigationTimeout(120000);
+		const editorShot = async (name: string) => {
+			await editor.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-${name}.png`) }).catch(() => undefined);
+		};
+		try {
+			await editor.goto(`${env.inst.baseUrl}/workflow/${templateWorkflowId}`);
+			const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Create template"]').first();
+			await node.waitFor({ state: 'visible', timeout: 120000 });
+			await node.dblclick();
+			const body = editor.locator('[data-test-id="parameter-input-bodyText"] textarea').first();
+			await body.waitFor({ state: 'visible' });
+			const mapper = editor.locator('[data-test-id="resource-mapper-container"]');
+			// Typed as a user types it (a whole text pasted into an empty field that holds {{ }} becomes an expression).
+			await body.click();
+			await body.pressSequentially('Hi {{1}}, order {{2}} has shipped');
+			const example = (n: number) => mapper.locator(`[data-test-id="parameter-input-${n}"] input`).first();
+			await example(2).waitFor({ state: 'visible' });
+			// A label's text also holds its Fixed / Expression switch: read the first line.
+			const labels = ((await mapper.locator('[data-test-id="input-label"]').allInnerTexts()) as string[]).map((text) => text.trim().split('\n')[0].trim());
+			expect(labels.filter((label) => label.startsWith('Example for'))).toEqual(['Example for {{1}}', 'Example for {{2}}']);
+			expect(await mapper.innerText()).toMatch(/^\s*Body Examples/);
+			await example(1).fill('Ana');
+			await example(2).fill('#42');
+			await example(2).scrollIntoViewIfNeeded();
+			await editorShot('template-body-examples');
+			const before = (await env.requests()).length;
+			await editor.locator('[data-test-id="node-execute-button"]').first().click();
+			const created = await util.waitFor(
+				'the template create request at the sandbox',
+				async () => (await env.requests()).slice(before).find((r) => r.method === 'POST' && /\/api\/Templates$/i.test(r.path)),
+				{ timeoutMs: 90000, intervalMs: 500 },
+			);
+			expect(created.body.components).toEqual([
+				{ type: 'BODY', format: 'TEXT', text: 'Hi {{1}}, order {{2}} has shipped', example: { body_text: [['Ana', '#42']] } },
+			]);
+		} finally {
+			await editorShot('template-body-examples-sent');
+			await templateContext.close().catch(() => undefined);
+		}
 	});
 });
 

@@ -50,6 +50,7 @@ export function bodyExamplesField(displayOptions: INodeProperties['displayOption
 			resourceMapper: {
 				resourceMapperMethod: 'getBodyExampleFields',
 				mode: 'add',
+				valuesLabel: 'Body Examples',
 				fieldWords: { singular: 'example', plural: 'examples' },
 				addAllFields: true,
 				multiKeyMatch: false,
