@@ -34,9 +34,30 @@ const NUMBER_TEXT = /^\+?[\d\s().\-/]+$/;
 const ASCENDING = '01234567890123456789';
 const DESCENDING = '98765432109876543210';
 
-/** Invented numbers (person rule 4): one digit repeated (`11111111`) or a run (`12345678`, `98765432`). */
+/**
+ * Invented numbers (person rule 4): one digit repeated (`11111111`) or a run (`12345678`, `98765432`, wrapping
+ * after 9 or 0 as in ASCENDING and DESCENDING). One pass over the characters: it runs for every phone and CPF.
+ */
 export function isInventedNumber(digits: string): boolean {
-	return /^(\d)\1+$/.test(digits) || ASCENDING.includes(digits) || DESCENDING.includes(digits);
+	const length = digits.length;
+	if (length === 0) return true; // as ''.includes: the empty text is in every run
+	const first = digits.charCodeAt(0) - 48;
+	let repeated = length >= 2;
+	// How long a run from `first` can be and still be a part of ASCENDING or DESCENDING.
+	let ascending = length <= ASCENDING.length - first;
+	let descending = length <= DESCENDING.length - (9 - first);
+	let previous = first;
+	for (let i = 0; i < length; i++) {
+		const digit = digits.charCodeAt(i) - 48;
+		if (digit < 0 || digit > 9) return false;
+		if (i > 0) {
+			if (digit !== previous) repeated = false;
+			if (digit !== (previous + 1) % 10) ascending = false;
+			if (digit !== (previous + 9) % 10) descending = false;
+			previous = digit;
+		}
+	}
+	return repeated || ascending || descending;
 }
 
 /** How many trailing digits of the national number are checked for invented patterns (as person rule 4 does). */

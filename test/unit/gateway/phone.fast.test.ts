@@ -75,3 +75,32 @@ describe('phone fast path', () => {
 		expect(checkPhone('+1 (415) 555-2671')).toEqual({ digits: '14155552671' });
 	});
 });
+
+describe('isInventedNumber', () => {
+	/** The rule as first written: a repeated digit, or a part of the ascending or descending run. */
+	const asWritten = (digits: string) =>
+		/^(\d)\1+$/.test(digits) || '01234567890123456789'.includes(digits) || '98765432109876543210'.includes(digits);
+
+	it('agrees with the rule as first written on every run, repetition and random digits up to 22 long', () => {
+		const inputs = ['', 'a', '12a4', '1', '99'];
+		for (let first = 0; first <= 9; first++) {
+			for (let length = 1; length <= 22; length++) {
+				let up = '';
+				let down = '';
+				for (let i = 0; i < length; i++) {
+					up += String((first + i) % 10);
+					down += String((first + 100 - i) % 10);
+				}
+				inputs.push(up, down, String(first).repeat(length), `${up.slice(0, -1)}${(first + 5) % 10}`);
+			}
+		}
+		let seed = 7;
+		for (let i = 0; i < 20_000; i++) {
+			seed = (seed * 1103515245 + 12345) % 2 ** 31;
+			inputs.push(String(seed).slice(0, 1 + (i % 10)));
+		}
+		const disagreements = inputs.filter((digits) => isInventedNumber(digits) !== asWritten(digits));
+		expect(disagreements).toEqual([]);
+		expect(inputs.filter(asWritten).length).toBeGreaterThan(200);
+	});
+});
