@@ -13,7 +13,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { AttributeType, PersonField, PersonViolation, RawPersonRow } from '../../persons/fields';
+import type { AttributeType, PersonField, PersonRow, PersonViolation, RawPersonRow } from '../../persons/fields';
 import {
 	type AutoMappingReport,
 	type DefinedPerson,
@@ -57,27 +57,34 @@ export async function uploadItems(
 	}
 	let summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
 
-	// Checks every item and yields the valid ones in their written form; `summary` counts both kinds.
+	// Checks an item: its record in written form when valid; `summary` counts both kinds.
+	const checkItem = (itemIndex: number): PersonRow | undefined => {
+		let raw: RawPersonRow;
+		try {
+			raw = plan.rowOf(itemIndex);
+		} catch (error) {
+			summary.addInvalid([mappingViolation(error, itemIndex)]);
+			return undefined;
+		}
+		const result = validatePersonRow(raw, itemIndex, settings.keys);
+		if (isPersonRow(result)) {
+			summary.addValid();
+			return result;
+		}
+		summary.addInvalid(result);
+		return undefined;
+	};
+
 	function* validRecords(): Generator<SourceRecord> {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			let raw: RawPersonRow;
-			try {
-				raw = plan.rowOf(itemIndex);
-			} catch (error) {
-				summary.addInvalid([mappingViolation(error, itemIndex)]);
-				continue;
-			}
-			const result = validatePersonRow(raw, itemIndex, settings.keys);
-			if (isPersonRow(result)) {
-				summary.addValid();
-				yield { itemIndex, row: result };
-			} else summary.addInvalid(result);
+			const row = checkItem(itemIndex);
+			if (row !== undefined) yield { itemIndex, row };
 		}
 	}
 
 	if (!settings.skipInvalid) {
 		// A first pass that keeps nothing: any invalid record stops the upload before it starts.
-		for (const _ of validRecords());
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) checkItem(itemIndex);
 		if (summary.invalid > 0) return fileFailure(invalidRowsError(this, summary, 'item'));
 		summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
 	}
