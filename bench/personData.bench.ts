@@ -19,7 +19,7 @@ import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'csv-stringify';
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
@@ -317,6 +317,7 @@ async function runUpload(
 
 // ---- Printing ----
 
+const loadText = () => loadavg().map((load) => load.toFixed(2)).join(', ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
 const megabytes = (mb: number) => `${mb.toFixed(1).padStart(7)} MB`;
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
@@ -345,7 +346,7 @@ async function benchItems(child: ChildProcess, info: SandboxInfo): Promise<boole
 	const items = makeItems(RECORDS);
 	collect();
 	const heapMb = process.memoryUsage().heapUsed / MB;
-	console.log(`${RECORDS} input items (5 person fields, 3 custom attributes); ${heapMb.toFixed(0)} MB heap with them`);
+	console.log(`${RECORDS} input items (5 person fields, 3 custom attributes); ${heapMb.toFixed(0)} MB heap with them; load average ${loadText()}`);
 	console.log('time: a run of its own; peak growth: a second run with a full GC every 8 MB sent\n');
 
 	const lower = await timed(() => handStreamed(info, items));
@@ -368,6 +369,11 @@ async function benchItems(child: ChildProcess, info: SandboxInfo): Promise<boole
 	// On Invalid Records = Skip checks while writing: one pass over the items instead of two.
 	const onePass = await runUpload(info, { onInvalid: 'skip' }, items);
 	line('node: same, On Invalid = Skip', onePass.ms, 0, '   (one pass; memory not measured)');
+	// The bound again after the node (rounds A B B A): the load of a shared machine drifts during a run. The ratios
+	// use the faster of its two times, which is the stricter comparison.
+	const lowerAgain = await timed(() => handStreamed(info, items));
+	line('bound again, after the node', lowerAgain.ms, lowerMb);
+	const boundMs = Math.min(lower.ms, lowerAgain.ms);
 
 	const { files } = await ask<{ files: Array<{ records: number; bytes: number }> }>(child, 'files');
 	const received = files.reduce((sum, f) => sum + f.records, 0);
@@ -375,13 +381,14 @@ async function benchItems(child: ChildProcess, info: SandboxInfo): Promise<boole
 		(sum, item) => sum + (Array.isArray(item.pairedItem) ? item.pairedItem.length : 1),
 		0,
 	);
-	const ratio = timedRun.ms / lower.ms;
+	const ratio = timedRun.ms / boundMs;
 	const growthOk = peakMb < TARGET_GROWTH_MB;
 	const parts = timedRun.output.length;
 	console.log('');
 	const timeOk = ratio <= TARGET_RATIO;
 	console.log(`  node / bound time:         ${ratio.toFixed(2)}   (target <= ${TARGET_RATIO}: ${verdict(timeOk)})`);
-	console.log(`  node (Skip, one pass) / bound time: ${(onePass.ms / lower.ms).toFixed(2)}`);
+	console.log(`  node (Skip, one pass) / bound time: ${(onePass.ms / boundMs).toFixed(2)}`);
+	console.log(`  (bound: the faster of ${seconds(lower.ms).trim()} and ${seconds(lowerAgain.ms).trim()}; load average ${loadText()})`);
 	if (stringified) console.log(`  node / csv-stringify time: ${(timedRun.ms / stringified.ms).toFixed(2)}`);
 	if (naiveRun) console.log(`  node / naive time:         ${(timedRun.ms / naiveRun.ms).toFixed(2)}`);
 	const target = `target < ${TARGET_GROWTH_MB} MB: ${verdict(growthOk)}`;
@@ -389,7 +396,8 @@ async function benchItems(child: ChildProcess, info: SandboxInfo): Promise<boole
 	console.log(`    during the upload:      ${megabytes(memoryRun.uploadMb)}`);
 	const outputNote = `${parts} part(s), ${paired} pairedItem entries`;
 	console.log(`    output at the end:      ${megabytes(memoryRun.outputMb)}   (${outputNote})`);
-	if (received !== 3 * RECORDS) throw new Error(`the gateway received ${received} records, not 3 x ${RECORDS}`);
+	// The node's three runs and the bound's second one.
+	if (received !== 4 * RECORDS) throw new Error(`the gateway received ${received} records, not 4 x ${RECORDS}`);
 	return timeOk && growthOk;
 }
 
