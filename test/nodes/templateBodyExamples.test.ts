@@ -48,9 +48,11 @@ describe('Body Examples fields, as the editor lists them', () => {
 		expect(fields.map((field) => field.id)).toEqual(['1', '2', '3']);
 	});
 
-	it('reads placeholders written inside an expression as {{ "{{1}}" }}', async () => {
-		const { fields } = await fieldsFor('={{ "Hi {{1}}, " + "order {{2}}" }}');
-		expect(fields.map((field) => field.id)).toEqual(['1', '2']);
+	it('says so when the Body Text became an expression that reads {{1}} as a number', async () => {
+		expect(await fieldsFor('=Hi {{1}}, order {{2}}')).toEqual({
+			fields: [],
+			emptyFieldsNotice: 'The Body Text is an expression, so n8n reads {{1}}, {{2}} as numbers: switch it to Fixed to get one example field per placeholder',
+		});
 	});
 
 	it('says why there is nothing to fill', async () => {
@@ -109,6 +111,29 @@ describe('Template > Create with one Body Examples field per placeholder', () =>
 		const error = await rejectionOf(create({ bodyText: 'Hi {{1}}, order {{2}} ships {{3}}', ...bodyExamples({ 1: 'Ana', 3: 'today' }) }));
 		expect(error.message).toMatch(/^Body Examples \(item 0\): The body text: \{\{2\}\} has no example value/);
 		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+
+	it.each([
+		['Body Text', { bodyText: '=Hi {{1}}, order {{2}}', ...bodyExamples({ 1: 'Ana', 2: '#42' }) }, '{{1}}, {{2}} as numbers, not as placeholders'],
+		['Header › Text', { bodyText: 'Hi', header: { header: { format: 'TEXT', text: '=Order {{1}}', example: '#42' } } }, '{{1}} as a number, not as a placeholder'],
+		[
+			'URL Buttons › button 1 › URL',
+			{ bodyText: 'Hi', urlButtons: { button: [{ text: 'Track', url: '=https://shop.example/t/{{1}}', example: 'https://shop.example/t/42' }] } },
+			'{{1}} as a number, not as a placeholder',
+		],
+	])('refuses a %s that became an expression reading placeholders as numbers, and sends nothing', async (field, parameters, reads) => {
+		const error = await rejectionOf(create(parameters as INodeParameters));
+
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			`${field} (item 0): is an expression, so n8n reads ${reads}: switch the field to Fixed (a text with {{ }} pasted into an empty field becomes an expression), or take the text from data, e.g. {{ $json.text }}`,
+		);
+		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+
+	it('takes placeholders built as text inside an expression block', async () => {
+		await create({ bodyText: '={{ "Hi {{1}" + "}" }}', ...bodyExamples({ 1: 'Ana' }) });
+		expect(sentBody()).toMatchObject({ text: 'Hi {{1}}', example: { body_text: [['Ana']] } });
 	});
 
 	it('with Continue On Fail, reports the item without examples and creates the other', async () => {

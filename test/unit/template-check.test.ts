@@ -6,7 +6,7 @@ import {
 } from '../../nodes/MessagingGateway/templates/components';
 import { checkLanguage, checkTemplateComponents } from '../../nodes/MessagingGateway/templates/check';
 import { editRefusal, TEMPLATE_EDIT_RULES } from '../../nodes/MessagingGateway/templates/editRules';
-import { placeholderSlots, scanPlaceholders } from '../../nodes/MessagingGateway/templates/placeholders';
+import { placeholderSlots, placeholdersReadAsNumbers, scanPlaceholders } from '../../nodes/MessagingGateway/templates/placeholders';
 
 const body = (text: string, examples?: string[]): TemplateComponent => ({
 	type: 'BODY',
@@ -32,6 +32,19 @@ describe('placeholderSlots (one Body Examples field each)', () => {
 		expect(placeholderSlots('Hi {{2}}, {{1}} and {{ 2 }}')).toEqual([1, 2]);
 		expect(placeholderSlots('{{1}} {{3}}')).toEqual([1, 2, 3]);
 		expect(placeholderSlots('No placeholders, {{name}} is not one')).toEqual([]);
+	});
+});
+
+describe('placeholdersReadAsNumbers (a text with placeholders that became an expression)', () => {
+	it('reports the placeholders an expression reads as numbers', () => {
+		expect(placeholdersReadAsNumbers('=Hi {{1}}, order {{ 2 }} has shipped')).toEqual(['{{1}}', '{{ 2 }}']);
+	});
+
+	it('keeps placeholders written as text inside an expression block, and fixed texts', () => {
+		expect(placeholdersReadAsNumbers('={{ "Hi {{1}" + "}, order {{2}" + "}" }}')).toEqual([]);
+		expect(placeholdersReadAsNumbers('=Hi {{ $json.name }}')).toEqual([]);
+		expect(placeholdersReadAsNumbers('Hi {{1}}')).toEqual([]);
+		expect(placeholdersReadAsNumbers(undefined)).toEqual([]);
 	});
 });
 

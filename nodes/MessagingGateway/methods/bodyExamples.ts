@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions, INodeProperties, ResourceMapperFields } from 'n8n-workflow';
 
-import { placeholder, placeholderSlots } from '../templates/placeholders';
+import { placeholder, placeholderSlots, placeholdersReadAsNumbers } from '../templates/placeholders';
 
 /** The node parameter whose placeholders get an example field each. */
 export const BODY_TEXT_PARAMETER = 'bodyText';
@@ -14,6 +14,13 @@ export const bodyExampleId = (n: number) => String(n);
 
 /** resourceMapping: a text field per placeholder of the Body Text, {{1}} first. */
 export async function getBodyExampleFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const readAsNumbers = placeholdersReadAsNumbers(this.getNode().parameters[BODY_TEXT_PARAMETER]);
+	if (readAsNumbers.length) {
+		return {
+			fields: [],
+			emptyFieldsNotice: `The Body Text is an expression, so n8n reads ${readAsNumbers.join(', ')} as numbers: switch it to Fixed to get one example field per placeholder`,
+		};
+	}
 	const raw = this.getCurrentNodeParameter(BODY_TEXT_PARAMETER);
 	const text = typeof raw === 'string' ? raw : '';
 	const slots = placeholderSlots(text);
@@ -29,7 +36,7 @@ export async function getBodyExampleFields(this: ILoadOptionsFunctions): Promise
 			type: 'string',
 		})),
 		emptyFieldsNotice: text.trim().startsWith('=')
-			? 'The Body Text is an expression: write its placeholders as {{ "{{1}}" }} in it to get one example field each'
+			? 'The Body Text is an expression: its placeholders are known only when the node runs. Keep it Fixed to get one example field per placeholder, or give the components as JSON.'
 			: 'The Body Text has no placeholders {{1}}, {{2}}: no examples are needed',
 	};
 }

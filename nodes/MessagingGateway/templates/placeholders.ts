@@ -45,3 +45,30 @@ export function placeholderSlots(text: string): number[] {
 	const highest = numbers.length ? numbers[numbers.length - 1] : 0;
 	return Array.from({ length: highest }, (_, i) => i + 1);
 }
+
+/**
+ * Numbered placeholders that n8n reads as numbers because the text is an expression: `=Hi {{1}}` gives "Hi 1". The
+ * editor makes a text an expression when one holding {{ }} is pasted into an empty field. A placeholder written
+ * inside an expression block as text (`{{ "Hi {{1}" + "}" }}`) stays a placeholder and is not reported.
+ */
+export function placeholdersReadAsNumbers(raw: unknown): string[] {
+	if (typeof raw !== 'string' || !raw.startsWith('=')) return [];
+	const found: string[] = [];
+	let depth = 0;
+	for (let i = 1; i < raw.length; i++) {
+		if (raw.startsWith('{{', i)) {
+			const bare = depth === 0 ? /^\{\{\s*\d+\s*\}\}/.exec(raw.slice(i)) : null;
+			if (bare) {
+				found.push(bare[0]);
+				i += bare[0].length - 1;
+				continue;
+			}
+			depth++;
+			i++;
+		} else if (depth > 0 && raw.startsWith('}}', i)) {
+			depth--;
+			i++;
+		}
+	}
+	return found;
+}

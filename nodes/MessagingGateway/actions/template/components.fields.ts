@@ -13,7 +13,7 @@ import {
 	parseComponentsJson,
 	type TemplateComponent,
 } from '../../templates/components';
-import { placeholder, placeholderSlots } from '../../templates/placeholders';
+import { placeholder, placeholderSlots, placeholdersReadAsNumbers } from '../../templates/placeholders';
 import { inputError, readTextOption, readTextParameter } from '../parameters';
 
 type TemplateOperation = 'create' | 'edit';
@@ -25,7 +25,7 @@ type TemplateOperation = 'create' | 'edit';
 export const BODY_EXAMPLES_PER_PLACEHOLDER_SINCE = 1.1;
 
 const bodyTextDescription =
-	'The message text. Placeholders are written {{1}}, {{2}} and so on; in an expression, write {{ "{{1}}" }} so that n8n leaves them as they are.';
+	'The message text. Placeholders are written {{1}}, {{2}} and so on. Keep the field Fixed: an expression reads {{1}} as the number 1 (in an expression, take the text from data, e.g. {{ $json.text }}).';
 
 const formatOption = (format: string) => ({ name: format.charAt(0) + format.slice(1).toLowerCase(), value: format });
 
@@ -213,6 +213,7 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 		return { input, components: parsed.components };
 	}
 
+	refusePlaceholdersReadAsNumbers.call(this, itemIndex);
 	const text = (value: unknown, field: string) => readTextOption.call(this, value, itemIndex, field);
 	const optionalText = (value: unknown, field: string) => text(value, field) || undefined;
 	const header = this.getNodeParameter('header.header', itemIndex, {}) as IDataObject;
@@ -237,6 +238,31 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 		})),
 	});
 	return { input, components };
+}
+
+/**
+ * Refuses a text field whose placeholders n8n reads as numbers because it is an expression (`=Hi {{1}}` would create
+ * a template "Hi 1"). Reads the fields as saved, before n8n resolves them; nothing has been sent.
+ */
+function refusePlaceholdersReadAsNumbers(this: IExecuteFunctions, itemIndex: number): void {
+	const saved = this.getNode().parameters;
+	const header = (saved.header as IDataObject | undefined)?.header as IDataObject | undefined;
+	const buttons = ((saved.urlButtons as IDataObject | undefined)?.button ?? []) as IDataObject[];
+	const fields: Array<[string, unknown]> = [
+		['Body Text', saved.bodyText],
+		['Header › Text', header?.text],
+		...buttons.map((button, i): [string, unknown] => [`URL Buttons › button ${i + 1} › URL`, button.url]),
+	];
+	for (const [field, raw] of fields) {
+		const read = placeholdersReadAsNumbers(raw);
+		if (!read.length) continue;
+		throw inputError.call(
+			this,
+			itemIndex,
+			field,
+			`is an expression, so n8n reads ${read.join(', ')} as ${read.length === 1 ? 'a number' : 'numbers'}, not as ${read.length === 1 ? 'a placeholder' : 'placeholders'}: switch the field to Fixed (a text with {{ }} pasted into an empty field becomes an expression), or take the text from data, e.g. {{ $json.text }}`,
+		);
+	}
 }
 
 /**
