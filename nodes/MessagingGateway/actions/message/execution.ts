@@ -3,15 +3,16 @@
  * a builder's MessageInputError into a NodeOperationError that names the item and the field, and sending a body to
  * `POST /api/Messages` (paced, retry-safe) with the ids of the answer first in the output.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
-import { apiError, gatewayRequest, getGatewaySettings, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
+import { apiError, gatewayRequest, getGatewaySettings, uncertain } from '../../../gateway/transport';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
 import { sendingFor } from '../sending';
-import { SentRecord, sentKey } from '../sentRecord';
+import { RetrySafeRequests } from '../retrySafe';
+import { sentKey } from '../sentRecord';
 import { cleanRecipient, defaultCountryField, MessageInputError, recipientField } from './types/common';
 
 /** The current values of the given top-level fields, each defaulting to the field's default when it is hidden. */
@@ -68,15 +69,8 @@ async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Pro
 	return read.country;
 }
 
-/** What a retry of the node gets for a send that may have arrived: the same error, rebuilt, without a request. */
-interface UncertainSend {
-	message: string;
-	description?: string;
-	httpCode?: string;
-}
-
 /** Sends and mark-as-reads of this process's node runs (see sentRecord.ts for what it covers and how it is bounded). */
-const sentRecord = new SentRecord<IDataObject, UncertainSend>();
+const sentRecord = new RetrySafeRequests<IDataObject>();
 
 /**
  * Sends a message or mark-as-read body. The output puts the ids users map first: `messageId` (the sent message's id,
@@ -93,16 +87,12 @@ export async function postMessage(
 	body: object,
 	fallbackMessageId?: string,
 ): Promise<IDataObject> {
-	const scope = typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
 	const key = sentKey(itemIndex, body);
-	const earlier = scope && sentRecord.lookup(scope, key);
-	if (earlier) {
-		if (earlier.accepted) return { ...earlier.output };
-		throw uncertain(apiError(this, { message: earlier.failure.message }, { ...earlier.failure, itemIndex }));
-	}
+	const earlier = sentRecord.earlier(this, key, itemIndex);
+	if (earlier) return earlier;
 
 	const to = (body as { to?: unknown }).to;
-	try {
+	return await sentRecord.send(this, key, async () => {
 		const response = await gatewayRequest.call(this, {
 			endpoint: 'messages',
 			method: 'POST',
@@ -110,16 +100,8 @@ export async function postMessage(
 			itemIndex,
 			...sendingFor(this, typeof to === 'string' ? to : undefined),
 		});
-		const output = outputOf(this, itemIndex, response.body, to, fallbackMessageId);
-		if (scope) sentRecord.remember(scope, key, { accepted: true, output });
-		return { ...output };
-	} catch (error) {
-		if (scope && mayHaveBeenAccepted(error)) {
-			const { message, description, httpCode } = error as NodeApiError;
-			sentRecord.remember(scope, key, { accepted: false, failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined } });
-		}
-		throw error;
-	}
+		return outputOf(this, itemIndex, response.body, to, fallbackMessageId);
+	});
 }
 
 function outputOf(

@@ -6,10 +6,10 @@ import type { Readable } from 'node:stream';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiError, gatewayRequest, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
+import { gatewayRequest, uncertain } from '../../../gateway/transport';
 import { type PersonFilePartSummary, type SourceRecord, splitPersonFile } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { SentRecord } from '../sentRecord';
+import { RetrySafeRequests } from '../retrySafe';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -59,55 +59,14 @@ export async function sendFile(
 
 // ---- Retry On Fail ----
 
-/** What a retry gets for an upload that may have arrived: the same error, rebuilt, without a request. */
-interface UncertainUpload {
-	message: string;
-	description?: string;
-	httpCode?: string;
-}
-
 /**
- * Uploads of this process's node runs that the gateway accepted or may have accepted, per run (see sentRecord.ts for
- * the scope and its bounds): when n8n's Retry On Fail runs the node again, such a file or part is not uploaded again
- * and its earlier answer (or error) is used. Keys: `items part <n>` for the parts of the items' file, `file <item>`
- * for a binary file sent as it is, `file <item> part <n>` for the parts of a rewritten one. Within a run the input
- * items and the parameters are the same on every try, so the same key means the same bytes.
+ * Uploads of this process's node runs that the gateway accepted or may have accepted, per run (retrySafe.ts): when
+ * n8n's Retry On Fail runs the node again, such a file or part is not uploaded again and its earlier answer (or error)
+ * is used. Keys: `items part <n>` for the parts of the items' file, `file <item>` for a binary file sent as it is,
+ * `file <item> part <n>` for the parts of a rewritten one. Within a run the input items and the parameters are the
+ * same on every try, so the same key means the same bytes.
  */
-const uploadRecord = new SentRecord<UploadResponse, UncertainUpload>();
-
-function runScope(context: IExecuteFunctions): object | undefined {
-	return typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
-}
-
-/** The earlier try's answer for this upload: its response, or its error thrown again; undefined when there was none. */
-function earlierUpload(context: IExecuteFunctions, key: string, itemIndex: number | undefined): UploadResponse | undefined {
-	const scope = runScope(context);
-	const earlier = scope && uploadRecord.lookup(scope, key);
-	if (!earlier) return undefined;
-	if (earlier.accepted) return { ...earlier.output };
-	throw uncertain(apiError(context, { message: earlier.failure.message }, { ...earlier.failure, itemIndex }));
-}
-
-/** Sends with `send` and remembers the answer, or the error when the upload may have arrived anyway. */
-async function recordedUpload(
-	context: IExecuteFunctions,
-	key: string,
-	send: () => Promise<UploadResponse>,
-): Promise<UploadResponse> {
-	const scope = runScope(context);
-	try {
-		const response = await send();
-		if (scope) uploadRecord.remember(scope, key, { accepted: true, output: response });
-		return response;
-	} catch (error) {
-		if (scope && mayHaveBeenAccepted(error)) {
-			const { message, description, httpCode } = error as NodeApiError;
-			const failure = { message, description: description ?? undefined, httpCode: httpCode ?? undefined };
-			uploadRecord.remember(scope, key, { accepted: false, failure });
-		}
-		throw error;
-	}
-}
+const uploadRecord = new RetrySafeRequests<UploadResponse>();
 
 /** A whole file sent as it is, once per run: a retry reuses the answer (the caller still reads the file to check it). */
 export async function sendFileOnce(
@@ -118,9 +77,9 @@ export async function sendFileOnce(
 	itemIndex: number,
 	contentLength: number,
 ): Promise<UploadResponse> {
-	const earlier = earlierUpload(this, key, itemIndex);
+	const earlier = uploadRecord.earlier(this, key, itemIndex);
 	if (earlier) return earlier;
-	return await recordedUpload(this, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
+	return await uploadRecord.send(this, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
 }
 
 export interface SentPart {
@@ -152,14 +111,14 @@ export async function sendParts(
 	for await (const part of splitPersonFile(records, { format, maxPartBytes: settings.maxPartBytes })) {
 		const key = `${options.recordKey} part ${part.index}`;
 		try {
-			const earlier = earlierUpload(this, key, options.fileItemIndex);
+			const earlier = uploadRecord.earlier(this, key, options.fileItemIndex);
 			let response: UploadResponse;
 			if (earlier) {
 				// Accepted in an earlier try: its records are read past (the next part starts after them), not sent.
 				for await (const _ of part.stream);
 				response = earlier;
 			} else {
-				response = await recordedUpload(this, key, async () => await sendFile.call(this, part.stream, settings, options.fileItemIndex));
+				response = await uploadRecord.send(this, key, async () => await sendFile.call(this, part.stream, settings, options.fileItemIndex));
 			}
 			sent.push({ summary: await part.finished, response });
 		} catch (error) {

@@ -1,0 +1,54 @@
+/**
+ * Requests that n8n's Retry On Fail must not repeat (message sends, mark-as-reads, person file uploads), on top of the
+ * pure SentRecord: the record's scope is the engine's `executeData` of the node run (sentRecord.ts says why), an
+ * accepted request's output is given back as a copy, and a request that may have arrived is answered on a retry with
+ * its error rebuilt, without a second request.
+ */
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+
+import { apiError, mayHaveBeenAccepted, uncertain } from '../../gateway/transport';
+import { SentRecord } from './sentRecord';
+
+/** What a retry gets for a request that may have arrived: the same error, rebuilt. */
+interface UncertainFailure {
+	message: string;
+	description?: string;
+	httpCode?: string;
+}
+
+export class RetrySafeRequests<Output extends object> {
+	private readonly record = new SentRecord<Output, UncertainFailure>();
+
+	/** The earlier try's output for `key` in this node run (a copy), its error thrown again, or undefined. */
+	earlier(context: IExecuteFunctions, key: string, itemIndex: number | undefined): Output | undefined {
+		const scope = runScope(context);
+		const entry = scope && this.record.lookup(scope, key);
+		if (!entry) return undefined;
+		if (entry.accepted) return { ...entry.output };
+		throw uncertain(apiError(context, { message: entry.failure.message }, { ...entry.failure, itemIndex }));
+	}
+
+	/** Runs `request` and remembers its output, or its error when the request may have arrived anyway. */
+	async send(context: IExecuteFunctions, key: string, request: () => Promise<Output>): Promise<Output> {
+		const scope = runScope(context);
+		try {
+			const output = await request();
+			if (scope) this.record.remember(scope, key, { accepted: true, output });
+			return { ...output };
+		} catch (error) {
+			if (scope && mayHaveBeenAccepted(error)) {
+				const { message, description, httpCode } = error as NodeApiError;
+				this.record.remember(scope, key, {
+					accepted: false,
+					failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined },
+				});
+			}
+			throw error;
+		}
+	}
+}
+
+/** The engine's object for this node run, the same on every retry (absent in some test contexts). */
+function runScope(context: IExecuteFunctions): object | undefined {
+	return typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
+}
