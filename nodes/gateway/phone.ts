@@ -225,31 +225,34 @@ interface FastPlan {
 const fastPlans = new Map<string, FastPlan | null>();
 const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
 
+/** One reader for all lookups: selectNumberingPlan changes its selection, read at once below. */
+const metadata = new Metadata(maxMetadata);
+
 function fastPlanOf(callingCode: string): FastPlan | null {
 	let plan = fastPlans.get(callingCode);
 	if (plan !== undefined) return plan;
-	const metadata = new Metadata(maxMetadata);
-	const countries = metadata.getCountryCodesForCallingCode(callingCode);
 	plan = null;
-	if (countries?.length === 1) {
+	if (metadata.getCountryCodesForCallingCode(callingCode)?.length === 1) {
 		const numbering = metadata.selectNumberingPlan(callingCode).numberingPlan;
 		const prefix = numbering.nationalPrefixForParsing();
-		const types: FastPlan['types'] = [];
-		for (const name of NUMBER_TYPES) {
-			const type = numbering.hasTypes() ? numbering.type(name) : undefined;
-			if (type && type.pattern()) types.push({ lengths: type.possibleLengths(), pattern: whole(type.pattern()) });
+		let types: FastPlan['types'];
+		if (numbering.hasTypes()) {
+			types = [];
+			for (const name of NUMBER_TYPES) {
+				const type = numbering.type(name);
+				if (type && type.pattern()) types.push({ lengths: type.possibleLengths(), pattern: whole(type.pattern()) });
+			}
 		}
 		plan = {
 			nationalPrefix: prefix ? new RegExp(`^(?:${prefix})`) : undefined,
 			national: whole(numbering.nationalNumberPattern()),
-			types: numbering.hasTypes() ? types : undefined,
+			types,
 		};
 	}
 	fastPlans.set(callingCode, plan);
 	return plan;
 }
 
-const metadataForCallingCodes = new Metadata(maxMetadata);
 /** The first digits of a number → its calling code (the shortest known prefix, as libphonenumber takes it), or null. */
 const callingCodes = new Map<string, string | null>();
 
@@ -258,7 +261,7 @@ function callingCodeOf(leadingDigits: string): string | null {
 	if (callingCode !== undefined) return callingCode;
 	callingCode = null;
 	for (let length = 1; length <= leadingDigits.length; length++) {
-		if (metadataForCallingCodes.hasCallingCode(leadingDigits.slice(0, length))) {
+		if (metadata.hasCallingCode(leadingDigits.slice(0, length))) {
 			callingCode = leadingDigits.slice(0, length);
 			break;
 		}
