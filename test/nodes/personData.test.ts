@@ -225,6 +225,22 @@ describe('Person Data > Upload from items', () => {
 		expect(out.pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 
+	it('sends each value in the form it was checked in, also where that is not its digits (both On Invalid modes)', async () => {
+		// Fail checks every item first and writes them again without the checks: the rewritten forms must survive.
+		const items = jsonItems([
+			{ first_name: 'Bob', phone: '+44 020 7946 0018', cpf: 4815162395, score: 12 },
+			{ first_name: 'Caio', phone: '0055 11 97312-4856', email: ' caio@example.com ', score: 2.5 },
+		]);
+		for (const onInvalid of ['fail', 'skip']) {
+			gateway.sandbox.reset();
+			await run({ onInvalid }, items);
+			expect(storedRows()).toEqual([
+				{ FirstName: 'Bob', CPF: '04815162395', Email: '', Phone: '442079460018', 'score:Float': '12.0' },
+				{ FirstName: 'Caio', CPF: '', Email: 'caio@example.com', Phone: '5511973124856', 'score:Float': '2.5' },
+			]);
+		}
+	});
+
 	it('requires the highest-priority key when keys are configured', async () => {
 		const error = await rejectionOf(run({ keyFields: { values: [{ field: 'CPF' }, { field: 'Email' }] } }, jsonItems(PEOPLE)));
 		expect(error.message).toBe("2 of 3 items break the gateway's person rules");

@@ -116,8 +116,19 @@ export interface AutoMappingReport {
 export interface AutoMapping {
 	readonly columns: PersonColumns;
 	readonly report: AutoMappingReport;
-	/** Maps one item's JSON onto the columns; cheap, holds nothing. */
-	map(json: Readonly<Record<string, unknown>>): RawPersonRow;
+	/**
+	 * Maps one item's JSON onto the columns; cheap, holds nothing. With `reuse` (from `reusableRow`), fills and
+	 * returns that record instead of a new one: for a caller that is done with the previous record.
+	 */
+	map(json: Readonly<Record<string, unknown>>, reuse?: ReusableRawRow): RawPersonRow;
+	/** A record for `map` to fill again and again. */
+	reusableRow(): ReusableRawRow;
+}
+
+/** A raw record whose values `AutoMapping.map` replaces for each item. */
+export interface ReusableRawRow extends RawPersonRow {
+	readonly fields: unknown[];
+	readonly attributes: unknown[];
 }
 
 /** `Ana Maria Souza` → [`Ana Maria`, `Souza`]; one word is a first name. */
@@ -204,8 +215,11 @@ export function planAutoMapping(
 	return {
 		columns,
 		report,
-		map(json) {
-			const fieldValues = new Array<unknown>(fields.length);
+		reusableRow() {
+			return { columns, fields: new Array<unknown>(fields.length), attributes: new Array<unknown>(attributeNames.length) };
+		},
+		map(json, reuse) {
+			const fieldValues = reuse?.fields ?? new Array<unknown>(fields.length);
 			for (let i = 0; i < fieldSources.length; i++) {
 				const sources = fieldSources[i];
 				let value = sources.length > 0 ? json[sources[0]] : undefined;
@@ -218,9 +232,9 @@ export function planAutoMapping(
 				for (let s = 0; s < splitNames.length && isAbsent(fullName); s++) fullName = json[splitNames[s]];
 				[fieldValues[firstNameAt], fieldValues[lastNameAt]] = splitFullName(fullName);
 			}
-			const attributeValues = new Array<unknown>(attributeNames.length);
+			const attributeValues = reuse?.attributes ?? new Array<unknown>(attributeNames.length);
 			for (let i = 0; i < attributeNames.length; i++) attributeValues[i] = json[attributeNames[i]];
-			return { columns, fields: fieldValues, attributes: attributeValues };
+			return reuse ?? { columns, fields: fieldValues, attributes: attributeValues };
 		},
 	};
 }

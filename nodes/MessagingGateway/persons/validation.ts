@@ -30,7 +30,8 @@ import {
 	normalisePhone,
 } from './values';
 
-const FIELD_NORMALISERS: Partial<Record<PersonField, (value: unknown) => string | Invalid>> = {
+/** The checked written form of the fields that have rules of their own; other fields are text (`fieldText`). */
+export const FIELD_NORMALISERS: Partial<Record<PersonField, (value: unknown) => string | Invalid>> = {
 	CPF: normaliseCpf,
 	Email: normaliseEmail,
 	Phone: normalisePhone,

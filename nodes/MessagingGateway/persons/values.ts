@@ -21,7 +21,12 @@ export function isInvalid(result: string | Invalid): result is Invalid {
 
 /** `undefined`, `null` and strings that are empty after trimming carry no value: the column stays empty. */
 export function isAbsent(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	if (value === undefined || value === null) return true;
+	if (typeof value !== 'string') return false;
+	// Most values start with a printable ASCII character, which is not white space: no trim needed.
+	const first = value.charCodeAt(0);
+	if (first > 32 && first < 127) return false;
+	return value.trim() === '';
 }
 
 /** A short, printable excerpt of a value for a violation report. */

@@ -21,6 +21,7 @@ import {
 	planAutoMapping,
 	planDefinedMapping,
 } from '../../persons/mapping';
+import { recheckMask, writeCheckedRow } from '../../persons/checkedRows';
 import type { SourceRecord } from '../../persons/parts';
 import { isPersonRow, ValidationSummary, validatePersonRow } from '../../persons/validation';
 import {
@@ -57,11 +58,13 @@ export async function uploadItems(
 	}
 	let summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
 
+	/** The raw record of the item checkItem checked last (for the first pass's recheck mask). */
+	let lastRaw: RawPersonRow | undefined;
 	// Checks an item: its record in written form when valid; `summary` counts both kinds.
 	const checkItem = (itemIndex: number): PersonRow | undefined => {
 		let raw: RawPersonRow;
 		try {
-			raw = plan.rowOf(itemIndex);
+			raw = lastRaw = plan.rowOf(itemIndex);
 		} catch (error) {
 			summary.addInvalid([mappingViolation(error, itemIndex)]);
 			return undefined;
@@ -75,18 +78,36 @@ export async function uploadItems(
 		return undefined;
 	};
 
+	/**
+	 * Per item, after a first pass that found every item valid: the fields to write the checked way again (see
+	 * checkedRows.ts), so that the second pass writes what the first validated without checking it twice. Only when
+	 * the second pass maps the same values: automatic mapping reads the item JSON again, defined mode would evaluate
+	 * its expressions again (`$now`), so it checks them again.
+	 */
+	let recheck: Uint16Array | undefined;
+
 	function* validRecords(): Generator<SourceRecord> {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			if (recheck !== undefined) {
+				yield { itemIndex, row: writeCheckedRow(plan.rowOf(itemIndex), recheck[itemIndex], itemIndex) };
+				continue;
+			}
 			const row = checkItem(itemIndex);
 			if (row !== undefined) yield { itemIndex, row };
 		}
 	}
 
 	if (!settings.skipInvalid) {
-		// A first pass that keeps nothing: any invalid record stops the upload before it starts.
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) checkItem(itemIndex);
+		// A first pass that keeps no record: any invalid record stops the upload before it starts.
+		const masks = plan.sameValues ? new Uint16Array(items.length) : undefined;
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			const row = checkItem(itemIndex);
+			if (row !== undefined && masks !== undefined) masks[itemIndex] = recheckMask(lastRaw!, row);
+		}
 		if (summary.invalid > 0) return fileFailure(invalidRowsError(this, summary, 'item'));
-		summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
+		// The second pass counts again unless it writes what this one counted.
+		if (masks === undefined) summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
+		recheck = masks;
 	}
 
 	const continueOnFail = this.continueOnFail();
@@ -147,16 +168,21 @@ function mappingViolation(error: unknown, itemIndex: number): PersonViolation {
 // ---- Mapping items to records ----
 
 interface RowPlan {
-	/** The raw record of an item; throws when the item's own settings make no record (defined mode). */
+	/**
+	 * The raw record of an item; throws when the item's own settings make no record (defined mode). Valid until the
+	 * next call (automatic mapping fills one record again).
+	 */
 	rowOf(itemIndex: number): RawPersonRow;
 	/** What automatic mapping did, for the output. */
 	report?: AutoMappingReport;
+	/** Whether `rowOf` gives the same values each time it is asked (it reads the item JSON, evaluates nothing). */
+	sameValues: boolean;
 }
 
 /** The raw record of each item, by mapping mode; configuration errors are thrown as they are. */
 function planRows(this: IExecuteFunctions, items: INodeExecutionData[], options: IDataObject): RowPlan {
 	const mode = this.getNodeParameter('mappingMode', 0, 'auto') as string;
-	if (mode === 'define') return { rowOf: planDefinedRows.call(this) };
+	if (mode === 'define') return { rowOf: planDefinedRows.call(this), sameValues: false };
 	const typeOverrides: Record<string, AttributeType> = {};
 	for (const { name, type } of this.getNodeParameter('typeOverrides.values', 0, []) as Array<{
 		name: string;
@@ -169,7 +195,9 @@ function planRows(this: IExecuteFunctions, items: INodeExecutionData[], options:
 		.map((key) => key.trim())
 		.filter(Boolean);
 	const mapping = planAutoMapping(jsonOf(items), { typeOverrides, ignoredKeys });
-	return { rowOf: (itemIndex) => mapping.map(items[itemIndex].json), report: mapping.report };
+	// One record filled again for each item: its values are checked or written at once, never kept.
+	const row = mapping.reusableRow();
+	return { rowOf: (itemIndex) => mapping.map(items[itemIndex].json, row), report: mapping.report, sameValues: true };
 }
 
 function* jsonOf(items: INodeExecutionData[]): Generator<IDataObject> {
