@@ -106,8 +106,22 @@ async function credentialsOf(this: GatewayContext): Promise<ICredentialDataDecry
 	return await credentials;
 }
 
+/** The settings read from the credential, once per node run like the credential itself. */
+const settingsByContext = new WeakMap<object, Promise<GatewaySettings>>();
+
 /** The credential's base URL, phone id and default country. The API key is not returned: only n8n's authentication touches it. */
 export async function getGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
+	let settings = settingsByContext.get(this);
+	if (!settings) {
+		settings = readGatewaySettings.call(this);
+		settingsByContext.set(this, settings);
+		settings.catch(() => settingsByContext.delete(this));
+	}
+	// A copy: callers may change what they get.
+	return { ...(await settings) };
+}
+
+async function readGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
 	const credentials = await credentialsOf.call(this);
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {

@@ -10,7 +10,8 @@ import { textOf } from '../../gateway/text';
 
 /**
  * State per node run (one execution context; a WeakMap, so it goes with the context): a copy of the node, and the
- * value of each top-level parameter read so far that holds no expression. Such a value is the same for every item,
+ * value of each top-level parameter read so far that holds no expression (by name; a parameter the node does not
+ * hold, by name and fallback). Such a value is the same for every item,
  * so it is read once per run, not once per item: n8n's getNodeParameter copies and walks the value on each call,
  * and getNode() copies the whole node.
  */
@@ -44,14 +45,16 @@ const copyOf = <T>(value: T): T => (typeof value === 'object' && value !== null 
 
 /**
  * `getNodeParameter(name, itemIndex, fallback)` for a top-level parameter; a value without an expression is taken
- * from the run's first read (a copy, so that an item cannot change it for the next).
+ * from the run's first read (a copy, so that an item cannot change it for the next). A parameter the node does not
+ * hold (hidden, so n8n gives the fallback) is the same for every item too; its key includes the fallback.
  */
 export function readParameter(this: IExecuteFunctions, name: string, itemIndex: number, fallback?: unknown): unknown {
 	const run = runOf(this);
-	if (run.fixed.has(name)) return copyOf(run.fixed.get(name));
-	const value = arguments.length > 2 ? this.getNodeParameter(name, itemIndex, fallback) : this.getNodeParameter(name, itemIndex);
 	const raw = run.node.parameters[name];
-	if (raw !== undefined && !holdsExpression(raw)) run.fixed.set(name, copyOf(value));
+	const key = raw === undefined ? `${name}\u0000${JSON.stringify(fallback) ?? ''}` : name;
+	if (run.fixed.has(key)) return copyOf(run.fixed.get(key));
+	const value = arguments.length > 2 ? this.getNodeParameter(name, itemIndex, fallback) : this.getNodeParameter(name, itemIndex);
+	if (!holdsExpression(raw)) run.fixed.set(key, copyOf(value));
 	return value;
 }
 
