@@ -20,7 +20,7 @@ async function main() {
 		const ms =
 			WHAT === 'node'
 				? await nodeRun(info, count, { parallelRequests: 20, messagesPerSecond: 0 })
-				: await helperFloor(info, count, 20, WHAT === 'expressions');
+				: await helperFloor(info, count, 20, WHAT === 'expressions' ? 'expressions' : 'prebuilt');
 		const cpu = process.cpuUsage(cpuStart);
 		console.log(`${WHAT} ${round === 0 ? 'warm-up' : `round ${round}`}: ${ms.toFixed(0)} ms, CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms`);
 		await ask(child, 'reset');
