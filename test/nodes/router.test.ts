@@ -149,6 +149,54 @@ describe('parallel sending (dispatcher)', () => {
 		for (const other of others) expect(other.receivedAt).toBeLessThan(same[1].receivedAt);
 	});
 
+	describe('messages to the same recipient', () => {
+		const A = '5511988880010';
+		const sendNumbered = (extra: INodeParameters = {}) => sendText({ textBody: '={{ $json.text }}', ...extra });
+		const numbered = (recipients: string[]) => recipients.map((phone, i) => ({ json: { phone, text: `message ${i}` } }));
+		const textOf = (request: RecordedRequest) => (request.body as { text: { body: string } }).text.body;
+		const toA = () => gateway.sandbox.requests.filter((request) => recipientOf(request) === A);
+
+		it('go one after another in item order, while other recipients go in parallel', async () => {
+			gateway.sandbox.setLatency(300);
+			const items = numbered([A, '5511988880021', A, '5511988880023', A]);
+			const { output } = await run(sendNumbered({ sending: { messagesPerSecond: 0 } }), items);
+			expect(toA().map(textOf)).toEqual(['message 0', 'message 2', 'message 4']);
+			// Each starts after the one before it was answered (300 ms), with margin for a loaded machine.
+			const [first, second, third] = toA().map((request) => request.receivedAt);
+			expect(second - first).toBeGreaterThanOrEqual(250);
+			expect(third - second).toBeGreaterThanOrEqual(250);
+			const others = gateway.sandbox.requests.filter((request) => recipientOf(request) !== A);
+			for (const other of others) expect(other.receivedAt).toBeLessThan(second);
+			expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
+		});
+
+		it('without Continue On Fail, a later one is not sent after an earlier one failed', async () => {
+			gateway.sandbox.setLatency(200);
+			gateway.sandbox.failNext('messages', 1, '500');
+			const items = numbered([A, A, '5511988880021']);
+			// 5 per second: the first message reaches the gateway well before the third starts.
+			const error = await rejectionOf(run(sendNumbered({ sending: { messagesPerSecond: 5 } }), items));
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.context.itemIndex).toBe(0);
+			expect(toA().map(textOf)).toEqual(['message 0']);
+			expect(gateway.sandbox.requests.map(recipientOf)).toEqual([A, '5511988880021']);
+		});
+
+		it('with Continue On Fail, the later one is sent once the failed one was answered', async () => {
+			gateway.sandbox.setLatency(400);
+			gateway.sandbox.failNext('messages', 1, '500');
+			const items = numbered([A, A]);
+			const { output } = await run(sendNumbered({ sending: { messagesPerSecond: 5 } }), items, true);
+			expect(toA().map((request) => [textOf(request), request.status])).toEqual([
+				['message 0', 500],
+				['message 1', 200],
+			]);
+			// Paced alone, the second would start 200 ms after the first; it waits for the first's answer (400 ms).
+			expect(toA()[1].receivedAt - toA()[0].receivedAt).toBeGreaterThanOrEqual(350);
+			expect(output[0].map((item) => item.json.httpCode)).toEqual(['500', undefined]);
+		});
+	});
+
 	it('with Continue On Fail, parallel failures become error items in their places', async () => {
 		gateway.sandbox.failNext('messages', 2, '500', { skip: 2 });
 		const items = phones(8);

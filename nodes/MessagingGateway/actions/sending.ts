@@ -2,7 +2,8 @@
  * The Sending options of the message operations (parallel requests, messages per second, a minimum interval per
  * recipient, the timeout of each request) and the pacing they set up for one node run.
  *
- * State across calls: `runs` holds, per execution context (one node run, one try), the run's Pacer and timeout.
+ * State across calls: `runs` holds, per execution context (one node run, one try), the run's Pacer, timeout and
+ * recipient turns (messages to one recipient leave one after another, in item order: recipientTurns.ts).
  * The router sets it before dispatching the items; `postMessage` reads it for every request. It is a WeakMap, so it
  * goes with the context.
  */
@@ -11,6 +12,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
+import { RecipientTurns, type RecipientTurn } from './recipientTurns';
 
 export interface SendingSettings {
 	parallel: number;
@@ -66,7 +68,8 @@ export const sendingField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 20, // SENDING_DEFAULTS.parallel
-			description: 'Items sent at the same time. Output items keep the input order either way.',
+			description:
+				'Items sent at the same time. Messages to the same recipient still go one after another, in item order; output items keep the input order either way.',
 			displayOptions: NOT_IN_TOOL,
 		},
 		{
@@ -98,6 +101,7 @@ export function readSending(this: IExecuteFunctions): SendingSettings {
 interface SendingRun {
 	pacer: Pacer;
 	timeoutMs: number;
+	turns: RecipientTurns;
 }
 
 const runs = new WeakMap<object, SendingRun>();
@@ -109,7 +113,19 @@ export function beginSending(context: IExecuteFunctions, settings: SendingSettin
 	runs.set(context, {
 		pacer: new Pacer({ perSecond: settings.perSecond, perRecipientMs: settings.perRecipientMs }),
 		timeoutMs: settings.timeoutMs,
+		turns: new RecipientTurns(),
 	});
+}
+
+/** Outside a dispatched run (one item at a time) every turn is ready at once. */
+const FREE_TURN: RecipientTurn = { ready: Promise.resolve(false), done: () => undefined };
+
+/**
+ * Claims this item's turn among the run's messages to `recipient`: call it as soon as the recipient is known, and
+ * call `done` when the item is answered or failed.
+ */
+export function claimRecipientTurn(context: IExecuteFunctions, recipient: string): RecipientTurn {
+	return runs.get(context)?.turns.claim(recipient) ?? FREE_TURN;
 }
 
 /** The pacing and timeout of a request of this run, for this recipient; nothing outside a dispatched run. */

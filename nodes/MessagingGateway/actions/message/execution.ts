@@ -10,6 +10,7 @@ import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
 import { apiError, gatewayRequest, getGatewaySettings, uncertain } from '../../../gateway/transport';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
+import type { RecipientTurn } from '../recipientTurns';
 import { sendingFor } from '../sending';
 import { RetrySafeRequests } from '../retrySafe';
 import { sentKey } from '../sentRecord';
@@ -86,10 +87,19 @@ export async function postMessage(
 	itemIndex: number,
 	body: object,
 	fallbackMessageId?: string,
+	turn?: RecipientTurn,
 ): Promise<IDataObject> {
 	const key = sentKey(itemIndex, body);
 	const earlier = sentRecord.earlier(this, key, itemIndex);
 	if (earlier) return earlier;
+	// Without Continue On Fail the run stops at its first failure: a later message to the same recipient, still
+	// waiting for its turn, is not sent out of order after it.
+	if (turn && (await turn.ready) && !this.continueOnFail()) {
+		throw new NodeOperationError(nodeOf.call(this), `Not sent (item ${itemIndex}): an earlier message to the same recipient failed`, {
+			itemIndex,
+			description: 'Messages to one recipient are sent in item order, and the run stops at its first failure.',
+		});
+	}
 
 	const to = (body as { to?: unknown }).to;
 	return await sentRecord.send(this, key, async () => {

@@ -1,13 +1,15 @@
 /**
  * Message > Send: one message of the selected type to one recipient per item. Everything of the item is read and
  * checked first; a media file from a binary property is then uploaded (one request), or a template given by its ID
- * read (once per ID per run), and the message is sent (one request). Bad input sends nothing.
+ * read (once per ID per run), and the message is sent (one request). Bad input sends nothing. Messages to the same
+ * recipient are sent one after another, in item order.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadMediaFromBinary } from '../media/uploadMedia';
 import { nodeOf, readParameter } from '../parameters';
+import { claimRecipientTurn } from '../sending';
 import { checkInput, postMessage, readParameters, readRecipient } from './execution';
 import { templateIdentityOf } from './templateLookup';
 import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
@@ -26,32 +28,44 @@ export const description: INodeProperties[] = [messageTypeField, ...typeFields];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const choice = readParameter.call(this, 'messageType', itemIndex) as MessageTypeChoice;
-	const node = nodeOf.call(this);
 	const params = readParameters.call(this, itemIndex, fieldsOf(choice));
 	const to = await readRecipient.call(this, itemIndex);
+	// Claimed before any upload, so that messages to one recipient leave in item order.
+	const turn = claimRecipientTurn(this, to);
+	try {
+		const payload = await payloadOf.call(this, itemIndex, choice, params);
+		const sent = await postMessage.call(this, itemIndex, messageBody(to, payload), undefined, turn);
+		turn.done(false);
+		return sent;
+	} catch (error) {
+		turn.done(true);
+		throw error;
+	}
+}
 
-	let payload: MessagePayload;
+/** The message of the chosen type, after its media file is uploaded or its template read when it needs that. */
+async function payloadOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	choice: MessageTypeChoice,
+	params: IDataObject,
+): Promise<MessagePayload> {
+	const node = nodeOf.call(this);
 	if (isMediaKind(choice)) {
 		const input = checkInput(node, itemIndex, () => readMediaInput(choice, params));
-		if (input.from.source === 'binary') {
-			// The helper checks size and format for the kind before uploading (spec 8).
-			const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
-			payload = buildMediaPayload(input, uploaded.id, uploaded.fileName);
-		} else {
-			payload = buildMediaPayload(input, input.from.mediaId);
-		}
-	} else {
-		const build = payloadBuilders[choice];
-		if (!build) {
-			throw new NodeOperationError(node, `Message Type "${String(choice)}" is not supported`, { itemIndex });
-		}
-		// From Template: the placeholders are checked first, then the name and language are read from the template.
-		if (choice === 'template' && checkInput(node, itemIndex, () => isFromTemplate(params))) {
-			checkInput(node, itemIndex, () => templateComponents(params));
-			Object.assign(params, await templateIdentityOf.call(this, itemIndex));
-		}
-		payload = checkInput(node, itemIndex, () => build(params));
+		if (input.from.source !== 'binary') return buildMediaPayload(input, input.from.mediaId);
+		// The helper checks size and format for the kind before uploading (spec 8).
+		const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
+		return buildMediaPayload(input, uploaded.id, uploaded.fileName);
 	}
-
-	return await postMessage.call(this, itemIndex, messageBody(to, payload));
+	const build = payloadBuilders[choice];
+	if (!build) {
+		throw new NodeOperationError(node, `Message Type "${String(choice)}" is not supported`, { itemIndex });
+	}
+	// From Template: the placeholders are checked first, then the name and language are read from the template.
+	if (choice === 'template' && checkInput(node, itemIndex, () => isFromTemplate(params))) {
+		checkInput(node, itemIndex, () => templateComponents(params));
+		Object.assign(params, await templateIdentityOf.call(this, itemIndex));
+	}
+	return checkInput(node, itemIndex, () => build(params));
 }
