@@ -3,13 +3,11 @@
  * the sandbox gateway in another process. In one run, each against a baseline measured in the same run:
  *
  * 1. At 0 ms gateway latency, 20 in parallel, no rate cap: the node against n8n's own request helper posting the
- *    same bodies with the same parallelism (target <= 1.25x), two ways:
- *    - what the message operation itself costs: recipient and text typed into the node, against the helper posting
- *      that same body, pre-built;
- *    - as in real workflows, recipient and text from an expression per item: against the helper building each body
- *      from the same two expressions with getNodeParameter per item, as any node must. Both pay n8n's expression
- *      evaluation; the node's time against the helper posting pre-built bodies is printed too, to show that cost.
- *    Every variant is warmed up with a full run first (the JIT keeps improving over the first thousands of
+ *    same bodies with the same parallelism (target <= 1.25x). Recipient and text come from an expression per item,
+ *    as in real workflows (a typed-in recipient would make every message go to one number, one after another), so
+ *    the helper builds each body from the same two expressions with getNodeParameter per item, as any node must:
+ *    both pay n8n's expression evaluation. The node against the helper posting pre-built bodies is printed too, to
+ *    show that cost. Each is warmed up with a full run first (the JIT keeps improving over the first thousands of
  *    messages), then runs ROUNDS times in rotation; its best run counts, so that a busy moment of the shared
  *    machine favours none.
  * 2. At 100 ms gateway latency (a gateway across the internet), with the default Sending options (20 parallel,
@@ -63,15 +61,11 @@ const textOf = (name: string) => `Olá ${name}, seu pedido saiu para entrega.`;
 const RECIPIENT_EXPRESSION = '={{ $json.phone }}';
 const TEXT_EXPRESSION = `={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}`;
 
-/** Recipient and text typed into the node: every item sends the same message (what the operation itself costs). */
-const FIXED_ITEM = { json: { phone: '+55 11 930000000', name: 'Cliente' } };
-
 /**
- * How the recipient and text are given: `expressions` per item (the node's parameters, or the helper evaluating
- * the same two expressions), `fixed` (typed in; the helper posts that one body), or, for the helper only, each
- * item's body `prebuilt` (the floor with no expression cost).
+ * How the helper gets each body: built from the node's two expressions per item, or `prebuilt` (the floor with no
+ * expression cost).
  */
-export type Variant = 'expressions' | 'fixed' | 'prebuilt';
+export type Variant = 'expressions' | 'prebuilt';
 
 /** What the node sends for an item, built by hand. */
 const bodyOf = (item: { json: { phone: string; name: string } }) =>
@@ -129,13 +123,7 @@ const cpuNow = () => {
 	return (usage.user + usage.system) / 1000;
 };
 
-export async function nodeRun(
-	info: SandboxInfo,
-	count: number,
-	sending: Record<string, number>,
-	variant: 'expressions' | 'fixed' = 'expressions',
-): Promise<number> {
-	const fixed = variant === 'fixed';
+export async function nodeRun(info: SandboxInfo, count: number, sending: Record<string, number>): Promise<number> {
 	const cpuStart = cpuNow();
 	const start = performance.now();
 	const { output } = await runNode({
@@ -144,8 +132,8 @@ export async function nodeRun(
 			resource: 'message',
 			operation: 'send',
 			messageType: 'text',
-			recipientPhoneNumber: fixed ? FIXED_ITEM.json.phone : RECIPIENT_EXPRESSION,
-			textBody: fixed ? textOf(FIXED_ITEM.json.name) : TEXT_EXPRESSION,
+			recipientPhoneNumber: RECIPIENT_EXPRESSION,
+			textBody: TEXT_EXPRESSION,
 			sending,
 		},
 		credentials: sandboxCredentials(info),
@@ -199,7 +187,7 @@ class HelperFloor implements INodeType {
 						type: 'text',
 						text: { body: this.getNodeParameter('text', index) as string },
 					}
-				: JSON.parse(bodyOf(variant === 'fixed' ? FIXED_ITEM : { json: item.json as { phone: string; name: string } })),
+				: JSON.parse(bodyOf({ json: item.json as { phone: string; name: string } })),
 		);
 		const out: INodeExecutionData[] = new Array(input.length);
 		let next = 0;
@@ -250,12 +238,10 @@ async function main() {
 	const { child, info } = await startSandboxProcess();
 	const noCap = { parallelRequests: PARALLEL, messagesPerSecond: 0 };
 	const contender = (label: string, run: (count: number) => Promise<number>): Contender => ({ label, run, bestMs: Infinity, bestCpuMs: Infinity });
-	const nodeFixed = contender('node, recipient and text typed in', (n) => nodeRun(info, n, noCap, 'fixed'));
-	const helperFixed = contender('n8n helper, that same body pre-built', (n) => helperFloor(info, n, PARALLEL, 'fixed'));
-	const nodeExpressions = contender('node, recipient and text from expressions', (n) => nodeRun(info, n, noCap, 'expressions'));
+	const nodeExpressions = contender('node, recipient and text from expressions', (n) => nodeRun(info, n, noCap));
 	const helperExpressions = contender('n8n helper, the same two expressions', (n) => helperFloor(info, n, PARALLEL, 'expressions'));
 	const helperPrebuilt = contender('n8n helper, each item\'s body pre-built', (n) => helperFloor(info, n, PARALLEL, 'prebuilt'));
-	const contenders = [nodeFixed, helperFixed, nodeExpressions, helperExpressions, helperPrebuilt];
+	const contenders = [nodeExpressions, helperExpressions, helperPrebuilt];
 
 	// 1. 0 ms latency. A full warm-up run of each (JIT, the harness's n8n container, the first connections), then
 	// ROUNDS rounds, each in a different order of the contenders.
@@ -289,9 +275,8 @@ async function main() {
 	console.log(`-- gateway latency 0 ms, ${PARALLEL} in parallel, no rate cap; best of ${ROUNDS} rounds after a warm-up run`);
 	console.log(`plain keep-alive HTTP loop, sequential: ${seconds(plainMs)}, ${rate(plainMs)}`);
 	for (const c of contenders) console.log(`${`${c.label}:`.padEnd(44)}${seconds(c.bestMs)}, ${rate(c.bestMs)}, CPU ${cpu(c.bestCpuMs)} a message`);
-	console.log(`the message operation's own cost, node / helper with the same body:        ${ratio(nodeFixed, helperFixed)} (target <= 1.25)`);
-	console.log(`with an expression per item, node / helper evaluating the same expressions: ${ratio(nodeExpressions, helperExpressions)} (target <= 1.25)`);
-	console.log(`with an expression per item, node / helper posting pre-built bodies:       ${ratio(nodeExpressions, helperPrebuilt)} (n8n's expression evaluation included)`);
+	console.log(`the message operation's cost, node / helper evaluating the same expressions: ${ratio(nodeExpressions, helperExpressions)} (target <= 1.25)`);
+	console.log(`node / helper posting pre-built bodies: ${ratio(nodeExpressions, helperPrebuilt)} (n8n's evaluation of the two expressions included)`);
 	console.log(`-- gateway latency ${LATENCY_MS} ms, default Sending options (${SENDING_DEFAULTS.parallel} parallel, ${SENDING_DEFAULTS.perSecond}/s)`);
 	console.log(`bound max(N / rate, N x latency / parallel): ${seconds(boundMs)}`);
 	console.log(`node Message > Send:                    ${seconds(pacedMs)}, ${rate(pacedMs)} (requests span ${seconds(paced.spanMs)} at the gateway; accepted ${paced.sent} of ${paced.all})`);
