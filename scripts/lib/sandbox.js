@@ -63,6 +63,7 @@ function controlClient(url) {
 		deliver: (body) => call('POST', 'deliver', body),
 		info: () => call('GET', 'info'),
 		templateStatus: (id, status) => call('POST', 'template-status', { id, status }),
+		latency: (ms) => call('POST', 'latency', { ms }),
 	};
 }
 

@@ -58,3 +58,34 @@ test('Retry On Fail (3 tries), the 4th message fails once: one accepted request 
 	expect(items.map((json) => json.to)).toEqual(PHONES);
 	expect(items.map((json) => json.messageId)).toEqual(PHONES.map((phone) => idOf[phone]));
 });
+
+test('messages to one recipient reach the gateway in item order, each after the one before was answered', async () => {
+	const texts = ['1/3 Seu pedido saiu', '2/3 Código de rastreio: BR123', '3/3 Obrigado!'];
+	const other = '5511988880019';
+	const workflow = single(
+		'e2e one recipient in item order',
+		{ resource: 'message', operation: 'send', messageType: 'text', recipientPhoneNumber: '={{ $json.phone }}', textBody: '={{ $json.text }}' },
+		itemsCode([
+			{ phone: PHONES[0], text: texts[0] },
+			{ phone: other, text: 'outra pessoa' },
+			{ phone: PHONES[0], text: texts[1] },
+			{ phone: PHONES[0], text: texts[2] },
+		]),
+	);
+	const [imported] = await env.importWorkflows([workflow]);
+	await env.sandbox.control.reset();
+	await env.sandbox.control.latency(300);
+	const exec = await env.execute(imported);
+	expectSuccess(exec);
+
+	const messages = ((await env.requests()) as SandboxRequest[]).filter((request) => request.path === '/api/Messages');
+	const toFirst = messages.filter((request) => recipientOf(request) === PHONES[0]);
+	expect(toFirst.map((request) => (request.body as { text: { body: string } }).text.body)).toEqual(texts);
+	const received = toFirst.map((request) => Number(request.receivedAt));
+	// 20 requests may be in flight, but one recipient's wait for the answer before (300 ms; margin for a busy machine).
+	expect(received[1] - received[0]).toBeGreaterThanOrEqual(250);
+	expect(received[2] - received[1]).toBeGreaterThanOrEqual(250);
+	// The other recipient did not wait for them.
+	expect(Number(messages.find((request) => recipientOf(request) === other)!.receivedAt)).toBeLessThan(received[1]);
+	expect(exec.node('Gateway')!.items.map((item) => item.json.to)).toEqual([PHONES[0], other, PHONES[0], PHONES[0]]);
+});

@@ -65,6 +65,8 @@ export interface Sandbox {
 		deliver(body: unknown): Promise<any>;
 		info(): Promise<{ url: string; apiKey: string; phoneId: string }>;
 		templateStatus(id: string, status: string): Promise<unknown>;
+		/** Every following gateway request is answered after `ms` milliseconds (0: at once). */
+		latency(ms: number): Promise<unknown>;
 	};
 }
 
