@@ -232,7 +232,7 @@ function* rowsOf(items: Array<{ json: PersonJson }>) {
  * about 64 KB, streamed into one http.request with backpressure: a chunk is written only when the socket took the
  * previous ones, so nothing but one chunk is held.
  */
-function handStreamed(info: SandboxInfo, items: Array<{ json: PersonJson }>): Promise<string> {
+export function handStreamed(info: SandboxInfo, items: Array<{ json: PersonJson }>): Promise<string> {
 	return post(info, async (request) => {
 		const cell = (v: string) => (/[;"\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 		let chunk = HEADER.join(';') + '\n';
@@ -280,7 +280,7 @@ interface NodeRun {
 }
 
 /** Runs the node through the harness; `probe` (when given) runs from execute()'s start to its end. */
-async function runUpload(
+export async function runUpload(
 	info: SandboxInfo,
 	parameters: Record<string, unknown>,
 	items: InputItem[],

@@ -10,50 +10,12 @@
  * marked columns the checked way and the others the quick way: both give the text the first pass validated, as long
  * as the raw values are the same (the caller's promise: the same item JSON, not an expression evaluated again).
  */
-import type { PersonColumns, PersonField, PersonRow, RawPersonRow } from './fields';
+import type { PersonColumns, PersonRow, RawPersonRow } from './fields';
+import { QUICK_WRITERS, type QuickWriter } from './quickWriters';
 import { FIELD_NORMALISERS } from './validation';
 import { ATTRIBUTE_NORMALISERS, fieldText, type Invalid, isAbsent, isInvalid } from './values';
 
 type Normaliser = (value: unknown) => string | Invalid;
-
-const NON_DIGITS = /\D/g;
-
-/** The digits of a value: the written form of a valid phone or CPF in the usual case. */
-function quickDigits(value: unknown): string {
-	return typeof value === 'string' ? value.replace(NON_DIGITS, '') : String(value);
-}
-
-/** Whether `quickDigits(value)` is `written`, without building it (the first pass asks this of every phone). */
-function digitsAre(value: unknown, written: string): boolean {
-	if (typeof value !== 'string') return quickDigits(value) === written;
-	let at = 0;
-	for (let i = 0; i < value.length; i++) {
-		const code = value.charCodeAt(i);
-		if (code < 48 || code > 57) continue;
-		if (written.charCodeAt(at) !== code) return false;
-		at++;
-	}
-	return at === written.length;
-}
-
-interface QuickWriter {
-	write(value: unknown): string;
-	/** Whether `write(value)` gives `written`. */
-	gives(value: unknown, written: string): boolean;
-}
-
-/** The quick writers: their result is used only where the first pass found it equal to the checked form. */
-const QUICK_WRITERS: Partial<Record<PersonField, QuickWriter>> = {
-	CPF: {
-		write: (value) => (typeof value === 'number' ? String(value).padStart(11, '0') : quickDigits(value)),
-		gives: (value, written) => (typeof value === 'number' ? String(value).padStart(11, '0') === written : digitsAre(value, written)),
-	},
-	Email: {
-		write: (value) => (typeof value === 'string' ? value.trim() : ''),
-		gives: (value, written) => typeof value === 'string' && value.trim() === written,
-	},
-	Phone: { write: quickDigits, gives: digitsAre },
-};
 
 /** Per set of columns: how each field and attribute is written. */
 interface WritePlan {
@@ -79,23 +41,6 @@ function planOf(columns: PersonColumns): WritePlan {
 	return plan;
 }
 
-/**
- * Of a record and its validated form: the fields (bit i for field i) whose quick written form differs from the
- * validated one, to be written the checked way again. 0 for nearly every record.
- */
-export function recheckMask(raw: RawPersonRow, row: PersonRow): number {
-	const { quick } = planOf(raw.columns);
-	let mask = 0;
-	for (let i = 0; i < quick.length; i++) {
-		const writer = quick[i];
-		if (writer === undefined) continue;
-		const value = raw.fields[i];
-		if (isAbsent(value)) continue;
-		if (!writer.gives(value, row.fields[i] ?? '')) mask |= 1 << i;
-	}
-	return mask;
-}
-
 /** A record that changed since it was validated: the second pass found a value the first one did not see. */
 export class RecordChangedError extends Error {
 	constructor(
@@ -109,15 +54,17 @@ export class RecordChangedError extends Error {
 }
 
 /**
- * The written form of a record that `validatePersonRow` accepted, given the mask `recheckMask` gave for it: the
- * same text, without the checks. The key configuration is not needed: keys and names are only about presence.
+ * The written form of a record that `validatePersonRow` accepted, given the mask `checkPersonRow` gave for it: the
+ * same text, without the checks. The key configuration is not needed: keys and names are only about presence. With
+ * `reuse`, that record is filled and returned (its columns must be the raw record's).
  */
-export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: number): PersonRow {
+export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: number, reuse?: ReusableRow): PersonRow {
 	const { columns } = raw;
 	const plan = planOf(columns);
-	const fields = new Array<string | undefined>(columns.fields.length);
+	const fields = reuse?.fields ?? new Array<string | undefined>(columns.fields.length);
 	for (let i = 0; i < fields.length; i++) {
 		const value = raw.fields[i];
+		fields[i] = undefined;
 		if (isAbsent(value)) continue;
 		const quick = plan.quick[i];
 		let text: string;
@@ -129,13 +76,28 @@ export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: n
 		}
 		if (text !== '') fields[i] = text;
 	}
-	const attributes = new Array<string | undefined>(columns.attributes.length);
+	const attributes = reuse?.attributes ?? new Array<string | undefined>(columns.attributes.length);
 	for (let i = 0; i < attributes.length; i++) {
 		const value = raw.attributes[i];
+		attributes[i] = undefined;
 		if (isAbsent(value)) continue;
 		const result = plan.attributes[i](value);
 		if (isInvalid(result)) throw new RecordChangedError(itemIndex, columns.attributes[i].name, result.reason);
 		attributes[i] = result;
 	}
-	return { columns, fields, attributes };
+	return reuse ?? { columns, fields, attributes };
+}
+
+/** A written record that `writeCheckedRow` fills again for each record: for a writer that is done with the last one. */
+export interface ReusableRow extends PersonRow {
+	readonly fields: Array<string | undefined>;
+	readonly attributes: Array<string | undefined>;
+}
+
+export function reusableRow(columns: PersonColumns): ReusableRow {
+	return {
+		columns,
+		fields: new Array<string | undefined>(columns.fields.length),
+		attributes: new Array<string | undefined>(columns.attributes.length),
+	};
 }

@@ -13,7 +13,10 @@ import { PERSON_FILE_MAX_BYTES } from '../../gateway/spec';
 import type { PersonColumns, PersonRow } from './fields';
 import { CHUNK_CHARS, type PersonFileFormat } from './writers';
 
-/** A valid record and the input item (or file record) it came from. */
+/**
+ * A valid record and the input item (or file record) it came from. A source may hand the same object (and row) again
+ * with the next record's values: a part writes each record before it asks for the next.
+ */
 export interface SourceRecord {
 	itemIndex: number;
 	row: PersonRow;

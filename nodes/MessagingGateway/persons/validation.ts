@@ -10,14 +10,17 @@
  * Violations show a short excerpt of the bad value: users fix their sheets faster when they see it.
  */
 import {
+	type AttributeType,
 	KEY_FIELDS,
 	type KeyConfiguration,
+	NAME_FIELDS,
 	type PersonColumns,
 	type PersonField,
 	type PersonRow,
 	type PersonViolation,
 	type RawPersonRow,
 } from './fields';
+import { QUICK_WRITERS, type QuickWriter } from './quickWriters';
 import {
 	ATTRIBUTE_NORMALISERS,
 	excerpt,
@@ -37,13 +40,28 @@ export const FIELD_NORMALISERS: Partial<Record<PersonField, (value: unknown) => 
 	Phone: normalisePhone,
 };
 
+/**
+ * Values of a type that are valid without their written form being built: a quick `true` that agrees with the
+ * normaliser (a number is a valid Float when finite); `false` means "ask the normaliser", not "invalid".
+ */
+const ATTRIBUTE_IS_VALID: Record<AttributeType, (value: unknown) => boolean> = {
+	String: (value) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean',
+	Integer: (value) => Number.isSafeInteger(value),
+	Float: (value) => Number.isFinite(value),
+	Boolean: (value) => typeof value === 'boolean',
+	Datetime: () => false,
+};
+
 /** What a set of columns needs for each record, computed once per set of columns. */
 interface ColumnsPlan {
 	fieldNormalisers: Array<(value: unknown) => string | Invalid>;
 	keyIndexes: number[];
 	requiredKeyIndex: number;
-	nameIndexes: number[];
+	/** Per field: whether it is FirstName or LastName (rule 3: one of them is required). */
+	isName: boolean[];
+	quickWriters: Array<QuickWriter | undefined>;
 	attributeNormalisers: Array<(value: unknown) => string | Invalid>;
+	attributeIsValid: Array<(value: unknown) => boolean>;
 }
 
 const plans = new WeakMap<PersonColumns, Map<string, ColumnsPlan>>();
@@ -62,8 +80,10 @@ function planFor(columns: PersonColumns, keys: KeyConfiguration): ColumnsPlan {
 			fieldNormalisers: columns.fields.map((field) => FIELD_NORMALISERS[field] ?? fieldText),
 			keyIndexes: KEY_FIELDS.map((field) => columns.fields.indexOf(field)).filter((index) => index >= 0),
 			requiredKeyIndex: keys.length > 0 ? columns.fields.indexOf(keys[0]) : -1,
-			nameIndexes: [columns.fields.indexOf('FirstName'), columns.fields.indexOf('LastName')].filter((i) => i >= 0),
+			isName: columns.fields.map((field) => (NAME_FIELDS as readonly string[]).includes(field)),
+			quickWriters: columns.fields.map((field) => QUICK_WRITERS[field]),
 			attributeNormalisers: columns.attributes.map(({ type }) => ATTRIBUTE_NORMALISERS[type]),
+			attributeIsValid: columns.attributes.map(({ type }) => ATTRIBUTE_IS_VALID[type]),
 		};
 		byKeys.set(keysId, plan);
 	}
@@ -95,16 +115,49 @@ export function validatePersonRow(
 	keys: KeyConfiguration,
 ): PersonRow | PersonViolation[] {
 	const { columns } = raw;
+	const fields = new Array<string | undefined>(columns.fields.length);
+	const attributes = new Array<string | undefined>(columns.attributes.length);
+	const result = checkRecord(raw, itemIndex, keys, fields, attributes);
+	return typeof result === 'number' ? { columns, fields, attributes } : result;
+}
+
+/**
+ * Checks one record as `validatePersonRow` does, by the same rules, without writing it: its violations, or when it
+ * is valid, its recheck mask for `writeCheckedRow` (checkedRows.ts): bit i set when field i's quick written form
+ * differs from its checked one. For a first pass that keeps nothing of the records.
+ */
+export function checkPersonRow(raw: RawPersonRow, itemIndex: number, keys: KeyConfiguration): PersonViolation[] | number {
+	return checkRecord(raw, itemIndex, keys, undefined, undefined);
+}
+
+/** The rules, once for both: writes the record into `fields` and `attributes` when given, else checks only. */
+function checkRecord(
+	raw: RawPersonRow,
+	itemIndex: number,
+	keys: KeyConfiguration,
+	fields: Array<string | undefined> | undefined,
+	attributes: Array<string | undefined> | undefined,
+): PersonViolation[] | number {
+	const { columns } = raw;
 	const plan = planFor(columns, keys);
 	let violations: PersonViolation[] | undefined;
+	let recheck = 0;
+	let hasName = false;
 
-	const fields = new Array<string | undefined>(columns.fields.length);
-	for (let i = 0; i < fields.length; i++) {
+	for (let i = 0; i < columns.fields.length; i++) {
 		const value = raw.fields[i];
 		if (isAbsent(value)) continue;
 		const result = plan.fieldNormalisers[i](value);
-		if (isInvalid(result)) violations = addViolation(violations, itemIndex, columns.fields[i], result.reason, value);
-		else if (result !== '') fields[i] = result;
+		if (isInvalid(result)) {
+			violations = addViolation(violations, itemIndex, columns.fields[i], result.reason, value);
+			continue;
+		}
+		if (result !== '') {
+			if (fields !== undefined) fields[i] = result;
+			if (plan.isName[i]) hasName = true;
+		}
+		const quick = plan.quickWriters[i];
+		if (fields === undefined && quick !== undefined && !quick.gives(value, result)) recheck |= 1 << i;
 	}
 
 	if (keys.length === 0) {
@@ -114,22 +167,21 @@ export function validatePersonRow(
 	} else if (plan.requiredKeyIndex < 0 || isAbsent(raw.fields[plan.requiredKeyIndex])) {
 		violations = addViolation(violations, itemIndex, keys[0], 'is required: it is the highest-priority key');
 	}
-	let hasName = false;
-	for (let n = 0; n < plan.nameIndexes.length && !hasName; n++) hasName = fields[plan.nameIndexes[n]] !== undefined;
 	if (!hasName) violations = addViolation(violations, itemIndex, 'FirstName/LastName', 'is missing: one of them is required');
 
-	const attributes = new Array<string | undefined>(columns.attributes.length);
-	for (let i = 0; i < attributes.length; i++) {
+	for (let i = 0; i < columns.attributes.length; i++) {
 		const value = raw.attributes[i];
 		if (isAbsent(value)) continue;
+		// Without a record to write, most values need no written form to know they are valid (a finite Float).
+		if (attributes === undefined && plan.attributeIsValid[i](value)) continue;
 		const result = plan.attributeNormalisers[i](value);
 		if (isInvalid(result)) {
 			const { name, type } = columns.attributes[i];
 			violations = addViolation(violations, itemIndex, name, `${result.reason} (${type})`, value);
-		} else attributes[i] = result;
+		} else if (attributes !== undefined) attributes[i] = result;
 	}
 
-	return violations ?? { columns, fields, attributes };
+	return violations ?? recheck;
 }
 
 export function isPersonRow(result: PersonRow | PersonViolation[]): result is PersonRow {

@@ -33,7 +33,7 @@ export function isAbsent(value: unknown): boolean {
 export function excerpt(value: unknown, maxLength = 40): string {
 	let text: string;
 	if (typeof value === 'string') text = value;
-	else if (value instanceof Date) text = value.toISOString();
+	else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 	else if (typeof value === 'object' && value !== null) text = JSON.stringify(value);
 	else text = String(value);
 	return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;

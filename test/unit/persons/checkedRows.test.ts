@@ -3,9 +3,9 @@
  * second pass must give exactly the text the first pass validated, also where the quick way would not.
  */
 import type { PersonRow, RawPersonRow } from '../../../nodes/MessagingGateway/persons/fields';
-import { recheckMask, RecordChangedError, writeCheckedRow } from '../../../nodes/MessagingGateway/persons/checkedRows';
+import { RecordChangedError, writeCheckedRow } from '../../../nodes/MessagingGateway/persons/checkedRows';
 import { planAutoMapping } from '../../../nodes/MessagingGateway/persons/mapping';
-import { isPersonRow, validatePersonRow } from '../../../nodes/MessagingGateway/persons/validation';
+import { checkPersonRow, isPersonRow, validatePersonRow } from '../../../nodes/MessagingGateway/persons/validation';
 import { csvFormat, jsonFormat } from '../../../nodes/MessagingGateway/persons/writers';
 
 /** Records in the forms people send, each valid, several written differently than they came. */
@@ -25,7 +25,9 @@ function firstPass(people: Array<Record<string, unknown>>) {
 		const raw = mapping.map(json);
 		const row = validatePersonRow(raw, itemIndex, []);
 		if (!isPersonRow(row)) throw new Error(JSON.stringify(row));
-		return { raw, row, mask: recheckMask(raw, row) };
+		const mask = checkPersonRow(raw, itemIndex, []);
+		if (typeof mask !== 'number') throw new Error(JSON.stringify(mask));
+		return { raw, row, mask };
 	});
 }
 
@@ -64,5 +66,26 @@ describe('writing a checked record again without its checks', () => {
 		const changed: RawPersonRow = { ...bob.raw, fields: bob.raw.fields.map((value, i) => (i === fieldIndex(bob.raw, 'Phone') ? '+44 0000' : value)) };
 		expect(() => writeCheckedRow(changed, bob.mask, 1)).toThrow(RecordChangedError);
 		expect(() => writeCheckedRow(changed, bob.mask, 1)).toThrow(/item 1 changed after it was checked: Phone/);
+	});
+
+	it('checks by the same rules as validation: the same verdict and violations for every record', () => {
+		const people: Array<Record<string, unknown>> = [
+			...PEOPLE,
+			{ FirstName: 'F', Email: 'f@example.com', score: Infinity, visits: 3 },
+			{ FirstName: 'G', Email: 'g@example.com', visits: 1.5, note: new Date(NaN) },
+			{ FirstName: 'H', Email: 'h@example.com', visits: 2 ** 60, vip: 'yes' },
+			{ FirstName: 'I', Email: 'N/A', Phone: '+55 11 99999-9999', vip: true, note: { a: 1 } },
+			{ Email: 'j@example.com', score: '1,5', seen: '2024-13-01' },
+		];
+		const mapping = planAutoMapping(people, { typeOverrides: { visits: 'Integer', vip: 'Boolean', score: 'Float', seen: 'Datetime' } });
+		const verdicts = people.map((json, itemIndex) => {
+			const raw = mapping.map(json);
+			const validated = validatePersonRow(raw, itemIndex, []);
+			const checked = checkPersonRow(raw, itemIndex, []);
+			expect(typeof checked === 'number').toBe(isPersonRow(validated));
+			if (!isPersonRow(validated)) expect(checked).toEqual(validated);
+			return isPersonRow(validated);
+		});
+		expect(verdicts).toEqual([true, true, true, true, true, false, false, false, false, false]);
 	});
 });

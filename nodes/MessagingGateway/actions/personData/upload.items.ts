@@ -21,9 +21,9 @@ import {
 	planAutoMapping,
 	planDefinedMapping,
 } from '../../persons/mapping';
-import { recheckMask, writeCheckedRow } from '../../persons/checkedRows';
+import { type ReusableRow, reusableRow, writeCheckedRow } from '../../persons/checkedRows';
 import type { SourceRecord } from '../../persons/parts';
-import { isPersonRow, ValidationSummary, validatePersonRow } from '../../persons/validation';
+import { checkPersonRow, ValidationSummary, validatePersonRow } from '../../persons/validation';
 import {
 	type AcceptedUpload,
 	appendSentence,
@@ -58,24 +58,28 @@ export async function uploadItems(
 	}
 	let summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
 
-	/** The raw record of the item checkItem checked last (for the first pass's recheck mask). */
-	let lastRaw: RawPersonRow | undefined;
-	// Checks an item: its record in written form when valid; `summary` counts both kinds.
-	const checkItem = (itemIndex: number): PersonRow | undefined => {
-		let raw: RawPersonRow;
+	/** The raw record of an item; an item that makes none is counted as invalid, with the reason. */
+	const rawOf = (itemIndex: number): RawPersonRow | undefined => {
 		try {
-			raw = lastRaw = plan.rowOf(itemIndex);
+			return plan.rowOf(itemIndex);
 		} catch (error) {
 			summary.addInvalid([mappingViolation(error, itemIndex)]);
 			return undefined;
 		}
-		const result = validatePersonRow(raw, itemIndex, settings.keys);
-		if (isPersonRow(result)) {
-			summary.addValid();
-			return result;
+	};
+	/** Counts a result in `summary`: its violations, or one valid item (then the result is returned). */
+	const counted = <T>(result: T | PersonViolation[]): T | undefined => {
+		if (Array.isArray(result)) {
+			summary.addInvalid(result);
+			return undefined;
 		}
-		summary.addInvalid(result);
-		return undefined;
+		summary.addValid();
+		return result;
+	};
+	// Checks an item: its record in written form when valid.
+	const checkItem = (itemIndex: number): PersonRow | undefined => {
+		const raw = rawOf(itemIndex);
+		return raw && counted(validatePersonRow(raw, itemIndex, settings.keys));
 	};
 
 	/**
@@ -87,9 +91,15 @@ export async function uploadItems(
 	let recheck: Uint16Array | undefined;
 
 	function* validRecords(): Generator<SourceRecord> {
+		// Checked items are written into one record again and again: parts write each record before taking the next.
+		let checked: { itemIndex: number; row: ReusableRow } | undefined;
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			if (recheck !== undefined) {
-				yield { itemIndex, row: writeCheckedRow(plan.rowOf(itemIndex), recheck[itemIndex], itemIndex) };
+				const raw = plan.rowOf(itemIndex);
+				checked ??= { itemIndex, row: reusableRow(raw.columns) };
+				checked.itemIndex = itemIndex;
+				writeCheckedRow(raw, recheck[itemIndex], itemIndex, checked.row);
+				yield checked;
 				continue;
 			}
 			const row = checkItem(itemIndex);
@@ -101,8 +111,13 @@ export async function uploadItems(
 		// A first pass that keeps no record: any invalid record stops the upload before it starts.
 		const masks = plan.sameValues ? new Uint16Array(items.length) : undefined;
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const row = checkItem(itemIndex);
-			if (row !== undefined && masks !== undefined) masks[itemIndex] = recheckMask(lastRaw!, row);
+			if (masks === undefined) {
+				checkItem(itemIndex);
+				continue;
+			}
+			const raw = rawOf(itemIndex);
+			const mask = raw && counted(checkPersonRow(raw, itemIndex, settings.keys));
+			if (mask !== undefined) masks[itemIndex] = mask;
 		}
 		if (summary.invalid > 0) return fileFailure(invalidRowsError(this, summary, 'item'));
 		// The second pass counts again unless it writes what this one counted.
