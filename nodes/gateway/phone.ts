@@ -276,17 +276,46 @@ function callingCodeOf(leadingDigits: string): string | null {
  */
 export function fastCheck(digits: string): PhoneCheck | undefined {
 	if (digits.charCodeAt(0) === 48 /* 0 */) return undefined;
-	const callingCode = callingCodeOf(digits.slice(0, MAX_CALLING_CODE_LENGTH));
-	if (callingCode === null) return undefined;
-	const plan = fastPlanOf(callingCode);
+	const lead = leadOf(digits);
+	if (lead === null) return undefined;
+	const { callingCode, plan } = lead;
 	if (plan === null) return undefined;
 	const national = digits.slice(callingCode.length);
 	if (national.length < MIN_NATIONAL_LENGTH || national.length > MAX_NATIONAL_LENGTH) return undefined;
 	if (plan.nationalPrefix?.test(national)) return undefined;
 	if (!plan.national.test(national)) return undefined;
-	if (plan.types !== undefined && !plan.types.some(({ lengths, pattern }) => (lengths === undefined || lengths.includes(national.length)) && pattern.test(national))) {
-		return undefined;
-	}
+	if (plan.types !== undefined && !matchesAType(plan.types, national)) return undefined;
 	if (isInventedNumber(national.slice(-INVENTED_TAIL))) return { problem: INVENTED_PROBLEM };
 	return { digits };
+}
+
+/**
+ * Whether the national number matches one of the plan's types (any one makes it valid, so the order does not
+ * matter): the type that matched last is tried first next time, as a file's numbers are mostly of one type.
+ */
+function matchesAType(types: NonNullable<FastPlan['types']>, national: string): boolean {
+	for (let t = 0; t < types.length; t++) {
+		const { lengths, pattern } = types[t];
+		if ((lengths === undefined || lengths.includes(national.length)) && pattern.test(national)) {
+			if (t > 0) [types[0], types[t]] = [types[t], types[0]];
+			return true;
+		}
+	}
+	return false;
+}
+
+/** The calling code of a number and its plan, per first three digits (000-999): read once each. */
+const leads = new Array<{ callingCode: string; plan: FastPlan | null } | null | undefined>(1000);
+
+function leadOf(digits: string): { callingCode: string; plan: FastPlan | null } | null {
+	if (digits.length < MAX_CALLING_CODE_LENGTH) return null;
+	const key = (digits.charCodeAt(0) - 48) * 100 + (digits.charCodeAt(1) - 48) * 10 + (digits.charCodeAt(2) - 48);
+	if (!(key >= 0 && key < 1000)) return null;
+	let lead = leads[key];
+	if (lead === undefined) {
+		const callingCode = callingCodeOf(digits.slice(0, MAX_CALLING_CODE_LENGTH));
+		lead = callingCode === null ? null : { callingCode, plan: fastPlanOf(callingCode) };
+		leads[key] = lead;
+	}
+	return lead;
 }

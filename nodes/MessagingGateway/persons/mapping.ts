@@ -158,35 +158,62 @@ export function planAutoMapping(
 
 	/** Person field → the item keys that fill it, an exact PascalCase key first. */
 	const sourcesByField = new Map<PersonField, string[]>();
-	/** Custom attribute name → the kinds of values seen. */
-	const kindsByAttribute = new Map<string, number>();
-	/** Keys already classified, so that each key costs one Map lookup per item after its first sight. */
-	const seenKeys = new Set<string>();
+	/** Custom attribute names in order of first sight, and the kinds of values seen for each. */
+	const attributeNames: string[] = [];
+	const attributeKinds: number[] = [];
+	/**
+	 * Every key seen → its attribute's position, or NOT_AN_ATTRIBUTE (a person field, a name to split, ignored): one
+	 * Map lookup per key and item after its first sight.
+	 */
+	const positionByKey = new Map<string, number>();
+	const NOT_AN_ATTRIBUTE = -1;
 	const splitNames: string[] = [];
 
+	/** A key seen for the first time: where it goes. */
+	const classifyKey = (key: string): number => {
+		if (ignored.has(key)) return NOT_AN_ATTRIBUTE;
+		if (isFullNameKey(key)) {
+			splitNames.push(key);
+			return NOT_AN_ATTRIBUTE;
+		}
+		const field = personFieldForKey(key);
+		if (field) {
+			const sources = sourcesByField.get(field) ?? [];
+			if (key === field) sources.unshift(key);
+			else sources.push(key);
+			sourcesByField.set(field, sources);
+			return NOT_AN_ATTRIBUTE;
+		}
+		attributeNames.push(key);
+		attributeKinds.push(0);
+		return attributeNames.length - 1;
+	};
+
+	// The keys of the last item in order with their positions: items of a sheet share their keys, so most keys are
+	// found here by one comparison instead of a Map lookup.
+	const lastKeys: string[] = [];
+	const lastPositions: number[] = [];
 	for (const json of items) {
+		let k = 0;
 		for (const key in json) {
-			if (!seenKeys.has(key)) {
-				seenKeys.add(key);
-				if (ignored.has(key)) continue;
-				if (isFullNameKey(key)) {
-					splitNames.push(key);
-					continue;
+			let position: number | undefined;
+			if (lastKeys[k] === key) position = lastPositions[k];
+			else {
+				position = positionByKey.get(key);
+				if (position === undefined) {
+					position = classifyKey(key);
+					positionByKey.set(key, position);
 				}
-				const field = personFieldForKey(key);
-				if (field) {
-					const sources = sourcesByField.get(field) ?? [];
-					if (key === field) sources.unshift(key);
-					else sources.push(key);
-					sourcesByField.set(field, sources);
-					continue;
-				}
-				kindsByAttribute.set(key, 0);
+				lastKeys[k] = key;
+				lastPositions[k] = position;
 			}
-			const kinds = kindsByAttribute.get(key);
-			if (kinds === undefined) continue;
+			k++;
+			if (position === NOT_AN_ATTRIBUTE) continue;
+			const kinds = attributeKinds[position];
+			// Text settles the type (String whatever comes next): the values after it need not be read.
+			if ((kinds & KIND_STRING) !== 0) continue;
 			const value = json[key];
-			if (!isAbsent(value)) kindsByAttribute.set(key, kinds | valueKind(value));
+			if (!isAbsent(value)) attributeKinds[position] = kinds | valueKind(value);
 		}
 	}
 
@@ -197,12 +224,11 @@ export function planAutoMapping(
 	const fieldSources = fields.map((field) => sourcesByField.get(field) ?? []);
 	const firstNameAt = fields.indexOf('FirstName');
 	const lastNameAt = fields.indexOf('LastName');
-	const attributeNames = [...kindsByAttribute.keys()];
 	const columns: PersonColumns = {
 		fields,
-		attributes: attributeNames.map((name) => ({
+		attributes: attributeNames.map((name, position) => ({
 			name,
-			type: overrides[name] ?? typeOfKinds(kindsByAttribute.get(name)!),
+			type: overrides[name] ?? typeOfKinds(attributeKinds[position]),
 		})),
 	};
 

@@ -13,6 +13,9 @@ import { PERSON_FILE_MAX_BYTES } from '../../gateway/spec';
 import type { PersonColumns, PersonRow } from './fields';
 import { CHUNK_CHARS, type PersonFileFormat } from './writers';
 
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair, 2 units, takes 4). */
+const MAX_UTF8_BYTES_PER_CHAR = 3;
+
 /**
  * A valid record and the input item (or file record) it came from. A source may hand the same object (and row) again
  * with the next record's values: a part writes each record before it asks for the next.
@@ -164,59 +167,69 @@ class PartStream extends Readable {
 		callback(error);
 	}
 
-	/** Fills one chunk of records and pushes it; ends the part when the next record does not fit or none is left. */
+	/**
+	 * Fills one chunk of records and pushes it; ends the part when the next record does not fit or none is left.
+	 * Bytes are counted per chunk when it is pushed; a record is measured on its own (which costs a copy of it) only
+	 * near the end of the part, where "fits even at 3 bytes a character" no longer settles whether it fits.
+	 */
 	private async pump(): Promise<void> {
 		const source = this.source;
 		if (source === undefined) return;
 		let chunk = '';
+		/** Exact UTF-8 bytes of `chunk` once counting is needed (near the end of the part), else -1. */
+		let chunkBytes = -1;
 		if (!this.started) {
 			this.started = true;
 			chunk = this.format.start(this.columns);
-			this.summary.bytes = Buffer.byteLength(chunk);
 		}
+		const summary = this.summary;
 		while (chunk.length < CHUNK_CHARS) {
 			let record = source.next();
 			if (record instanceof Promise) record = await record;
-			if (record === undefined || !this.append(record, source)) {
+			if (record === undefined) {
 				this.finish(chunk);
 				return;
 			}
-			chunk += this.lastText;
+			const text = this.format.record(record.row, summary.records);
+			let fits = summary.bytes + MAX_UTF8_BYTES_PER_CHAR * (chunk.length + text.length) + this.endBytes <= this.maxPartBytes;
+			if (!fits || chunkBytes >= 0) {
+				if (chunkBytes < 0) chunkBytes = Buffer.byteLength(chunk);
+				const bytes = Buffer.byteLength(text);
+				fits = summary.bytes + chunkBytes + bytes + this.endBytes <= this.maxPartBytes;
+				if (fits) chunkBytes += bytes;
+				else if (summary.records === 0) {
+					const alone = Buffer.byteLength(this.format.start(this.columns)) + bytes + this.endBytes;
+					throw new RecordTooLargeError(record.itemIndex, alone, this.maxPartBytes);
+				}
+			}
+			if (!fits) {
+				// The record starts the next part (a source may hand the same object again: nothing else is asked first).
+				source.putBack(record);
+				this.finish(chunk);
+				return;
+			}
+			summary.records++;
+			const ranges = summary.itemRanges;
+			if (ranges.length > 0 && ranges[ranges.length - 1] + 1 === record.itemIndex) ranges[ranges.length - 1]++;
+			else ranges.push(record.itemIndex, record.itemIndex);
+			chunk += text;
 		}
 		// Cleared before pushing: a push may call _read again at once, which must start the next pump.
 		this.pumping = false;
-		this.push(chunk);
+		this.pushText(chunk);
 	}
 
-	private lastText = '';
-
-	/** Takes the record into this part when it fits, keeping its text in `lastText`; otherwise puts it back. */
-	private append(record: SourceRecord, source: RecordSource): boolean {
-		const summary = this.summary;
-		const text = this.format.record(record.row, summary.records);
-		const bytes = Buffer.byteLength(text);
-		if (summary.bytes + bytes + this.endBytes > this.maxPartBytes) {
-			if (summary.records === 0) {
-				const alone = Buffer.byteLength(this.format.start(this.columns)) + bytes + this.endBytes;
-				throw new RecordTooLargeError(record.itemIndex, alone, this.maxPartBytes);
-			}
-			source.putBack(record);
-			return false;
-		}
-		summary.records++;
-		summary.bytes += bytes;
-		const ranges = summary.itemRanges;
-		if (ranges.length > 0 && ranges[ranges.length - 1] + 1 === record.itemIndex) ranges[ranges.length - 1]++;
-		else ranges.push(record.itemIndex, record.itemIndex);
-		this.lastText = text;
-		return true;
+	/** Pushes text as bytes, counting them. */
+	private pushText(text: string): void {
+		const bytes = Buffer.from(text, 'utf8');
+		this.summary.bytes += bytes.length;
+		this.push(bytes);
 	}
 
 	private finish(chunk: string): void {
 		this.done = true;
 		this.source = undefined;
-		this.summary.bytes += this.endBytes;
-		this.push(chunk + this.endText);
+		this.pushText(chunk + this.endText);
 		this.push(null);
 		this.resolveFinished(this.summary);
 	}

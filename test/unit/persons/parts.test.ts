@@ -64,6 +64,26 @@ describe('splitPersonFile', () => {
 		expect(parts.map((p) => p.summary.index)).toEqual(parts.map((_, i) => i));
 	});
 
+	it('fills each part up to the limit over many chunks, counting multi-byte characters exactly', async () => {
+		// Parts of several 64 KB chunks: bytes are counted per chunk, and per record only near the limit.
+		const many = records(12_000, (i) => ({ note: i % 3 === 0 ? 'ação; "çã"' : `nota ${i} €` }));
+		const limit = 250_000;
+		const parts = await collect(many, csvFormat, many[0].row.columns, limit);
+		expect(parts.length).toBeGreaterThan(2);
+		const header = Buffer.byteLength('FirstName;Email;note:String\n');
+		parts.forEach(({ text, summary }, p) => {
+			expect(Buffer.byteLength(text)).toBe(summary.bytes);
+			expect(summary.bytes).toBeLessThanOrEqual(limit);
+			const next = parts[p + 1];
+			if (next === undefined) return;
+			// Full: the record that starts the next part would not have fitted.
+			const firstOfNext = Buffer.byteLength(csvFormat.record(many[next.summary.itemRanges[0]].row, 0));
+			expect(summary.bytes + firstOfNext).toBeGreaterThan(limit);
+			expect(next.text.length).toBeGreaterThan(header);
+		});
+		expect(parts.reduce((sum, { summary }) => sum + summary.records, 0)).toBe(12_000);
+	});
+
 	it('makes every JSON part a complete array', async () => {
 		const parts = await collect(source, jsonFormat, columns, 700);
 		expect(parts.length).toBeGreaterThan(3);
