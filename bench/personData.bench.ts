@@ -227,14 +227,23 @@ function* rowsOf(items: Array<{ json: PersonJson }>) {
 	}
 }
 
+/** Whether a CSV cell needs quotes (`;`, `"`, CR, LF): a loop over the characters, faster than a RegExp test. */
+function needsQuotes(value: string): boolean {
+	for (let i = 0; i < value.length; i++) {
+		const code = value.charCodeAt(i);
+		if (code === 59 || code === 34 || code === 10 || code === 13) return true;
+	}
+	return false;
+}
+
 /**
- * The bound: the fastest honest client. The same records serialised by hand (the node's quoting rule) into chunks of
- * about 64 KB, streamed into one http.request with backpressure: a chunk is written only when the socket took the
- * previous ones, so nothing but one chunk is held.
+ * The bound: the fastest honest client. The same records serialised by hand (the node's quoting rule, tested the
+ * node's faster way) into chunks of about 64 KB, streamed into one http.request with backpressure: a chunk is written
+ * only when the socket took the previous ones, so nothing but one chunk is held.
  */
 export function handStreamed(info: SandboxInfo, items: Array<{ json: PersonJson }>): Promise<string> {
 	return post(info, async (request) => {
-		const cell = (v: string) => (/[;"\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+		const cell = (v: string) => (needsQuotes(v) ? `"${v.replace(/"/g, '""')}"` : v);
 		let chunk = HEADER.join(';') + '\n';
 		for (const row of rowsOf(items)) {
 			chunk += row.map(cell).join(';') + '\n';
