@@ -31,6 +31,35 @@ const DEFAULT_COUNTRY_HINT =
 /** Characters people put around the digits of a number. */
 const NUMBER_TEXT = /^\+?[\d\s().\-/]+$/;
 
+/** ASCII characters NUMBER_TEXT allows around the digits: space ( ) . - / and tab to CR. */
+function isAsciiNumberMark(code: number): boolean {
+	return code === 32 || code === 40 || code === 41 || code === 46 || code === 45 || code === 47 || (code >= 9 && code <= 13);
+}
+
+/**
+ * The digits of text that NUMBER_TEXT accepts, or undefined for other text. One scan for the usual ASCII text (it
+ * runs for every phone of a person file); other text goes the RegExp way, which knows Unicode white space.
+ */
+function digitsOfNumberText(raw: string): string | undefined {
+	let onlyDigits = true;
+	let ascii = true;
+	let digitCount = 0;
+	for (let i = 0; i < raw.length && ascii; i++) {
+		const code = raw.charCodeAt(i);
+		if (code >= 48 && code <= 57) digitCount++;
+		else if (code === 43 /* + */ && i === 0) onlyDigits = false;
+		else if (isAsciiNumberMark(code)) onlyDigits = false;
+		else if (code < 128) return undefined;
+		else ascii = false;
+	}
+	if (ascii) {
+		// `+` alone (or with only marks) is not number text: NUMBER_TEXT wants a character after the `+`.
+		if (raw.length === 1 && raw.charCodeAt(0) === 43) return undefined;
+		return onlyDigits ? raw : digitCount === 0 ? '' : raw.replace(/\D/g, '');
+	}
+	return NUMBER_TEXT.test(raw) ? raw.replace(/\D/g, '') : undefined;
+}
+
 const ASCENDING = '01234567890123456789';
 const DESCENDING = '98765432109876543210';
 
@@ -90,12 +119,12 @@ export function checkPhone(input: unknown, options: PhoneCheckOptions = {}): Pho
 	else return { problem: `must be a phone number as text, got ${describeValue(input)}` };
 
 	if (raw === '') return { problem: `is empty; enter the number with its country code, ${EXAMPLE}` };
-	if (!NUMBER_TEXT.test(raw)) {
+	const digits = digitsOfNumberText(raw);
+	if (digits === undefined) {
 		return {
 			problem: `is not a phone number; use digits with the country code, ${EXAMPLE} (spaces, dashes and brackets are fine)`,
 		};
 	}
-	const digits = raw.replace(/\D/g, '');
 	if (raw.startsWith('+')) return checked(digits);
 	if (digits.startsWith('00')) return checked(digits.slice(2));
 	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry);

@@ -81,6 +81,30 @@ describe('checkPhone: values that are not numbers', () => {
 	});
 });
 
+describe('checkPhone: the characters around the digits', () => {
+	it.each([
+		['+55\u00a011\u00a098888-7777', '5511988887777'], // no-break spaces from a spreadsheet
+		['+55\t11 98888.7777', '5511988887777'],
+		['+55/11/98888/7777', '5511988887777'],
+		['(+55) 11 98888 7777', undefined],
+		['+55 11 98888-7777 ramal', undefined],
+		['+55 11 98888+7777', undefined],
+		['+55 11 98888\u20137777', undefined], // an en dash is not one of the marks
+		['+', undefined],
+		['+ ', undefined],
+	])('%p reads as %p', (input, digits) => {
+		const check = checkPhone(input);
+		if (digits !== undefined) expect(check).toEqual({ digits });
+		else expect(problemOf(check)).not.toBe('');
+	});
+
+	it('refuses text with other characters as not a phone number, whatever the characters are', () => {
+		for (const input of ['(+55) 11 98888 7777', '+55 11 98888-7777 ramal', '+55 11 98888+7777', '+55 11 98888\u20137777', '+']) {
+			expect(problemOf(checkPhone(input))).toMatch(/^is not a phone number/);
+		}
+	});
+});
+
 describe('readDefaultCountry', () => {
 	it('takes ISO codes in any case, and empty as none', () => {
 		expect(readDefaultCountry(' br ')).toEqual({ country: 'BR' });
