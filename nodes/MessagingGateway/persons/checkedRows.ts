@@ -17,6 +17,9 @@ import { ATTRIBUTE_NORMALISERS, fieldText, type Invalid, isAbsent, isInvalid } f
 
 type Normaliser = (value: unknown) => string | Invalid;
 
+/** Bits of a recheck mask, one per field: callers keep masks in a Uint16Array (a person file has 11 fields). */
+export const RECHECK_MASK_BITS = 16;
+
 /** Per set of columns: how each field and attribute is written. */
 interface WritePlan {
 	/** Per field: its quick writer, or undefined when its checked form is already cheap (text is trimmed). */
@@ -30,7 +33,7 @@ const plans = new WeakMap<PersonColumns, WritePlan>();
 function planOf(columns: PersonColumns): WritePlan {
 	let plan = plans.get(columns);
 	if (!plan) {
-		if (columns.fields.length > 31) throw new Error('More person fields than a recheck mask holds');
+		if (columns.fields.length > RECHECK_MASK_BITS) throw new Error('More person fields than a recheck mask holds');
 		plan = {
 			quick: columns.fields.map((field) => QUICK_WRITERS[field]),
 			checked: columns.fields.map((field) => FIELD_NORMALISERS[field] ?? fieldText),

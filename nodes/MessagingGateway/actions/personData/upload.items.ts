@@ -88,7 +88,7 @@ export async function uploadItems(
 	 * the second pass maps the same values: automatic mapping reads the item JSON again, defined mode would evaluate
 	 * its expressions again (`$now`), so it checks them again.
 	 */
-	let recheck: Uint16Array | undefined;
+	let recheck: Uint16Array | undefined; // one mask of RECHECK_MASK_BITS bits per item
 
 	function* validRecords(): Generator<SourceRecord> {
 		// Checked items are written into one record again and again: parts write each record before taking the next.
