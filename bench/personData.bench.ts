@@ -241,7 +241,7 @@ function needsQuotes(value: string): boolean {
  * node's faster way) into chunks of about 64 KB, streamed into one http.request with backpressure: a chunk is written
  * only when the socket took the previous ones, so nothing but one chunk is held.
  */
-export function handStreamed(info: SandboxInfo, items: Array<{ json: PersonJson }>): Promise<string> {
+function handStreamed(info: SandboxInfo, items: Array<{ json: PersonJson }>): Promise<string> {
 	return post(info, async (request) => {
 		const cell = (v: string) => (needsQuotes(v) ? `"${v.replace(/"/g, '""')}"` : v);
 		let chunk = HEADER.join(';') + '\n';
@@ -291,7 +291,7 @@ interface NodeRun {
 }
 
 /** Runs the node through the harness; `probe` (when given) runs from execute()'s start to its end. */
-export async function runUpload(
+async function runUpload(
 	info: SandboxInfo,
 	parameters: Record<string, unknown>,
 	items: InputItem[],
