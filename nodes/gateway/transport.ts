@@ -91,34 +91,33 @@ export interface GatewaySettings {
 }
 
 /**
- * The credential, read once per node run (one execution context) rather than once per request: a run that sends
- * thousands of messages would otherwise decrypt it thousands of times.
+ * What `read` gives, read once per node run (one execution context) and shared by its requests; a failed read is
+ * tried again by the next caller. A WeakMap per fact, so the value goes with the context.
  */
+function oncePerRun<T>(cache: WeakMap<object, Promise<T>>, context: object, read: () => Promise<T>): Promise<T> {
+	let value = cache.get(context);
+	if (!value) {
+		value = read();
+		cache.set(context, value);
+		value.catch(() => cache.delete(context));
+	}
+	return value;
+}
+
+/** The credential, once per run: a run that sends thousands of messages would otherwise decrypt it thousands of times. */
 const credentialsByContext = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
 
 async function credentialsOf(this: GatewayContext): Promise<ICredentialDataDecryptedObject> {
-	let credentials = credentialsByContext.get(this);
-	if (!credentials) {
-		credentials = this.getCredentials(CREDENTIAL_TYPE);
-		credentialsByContext.set(this, credentials);
-		credentials.catch(() => credentialsByContext.delete(this));
-	}
-	return await credentials;
+	return await oncePerRun(credentialsByContext, this, async () => await this.getCredentials(CREDENTIAL_TYPE));
 }
 
-/** The settings read from the credential, once per node run like the credential itself. */
+/** The settings read from the credential, once per run like the credential itself. */
 const settingsByContext = new WeakMap<object, Promise<GatewaySettings>>();
 
 /** The credential's base URL, phone id and default country. The API key is not returned: only n8n's authentication touches it. */
 export async function getGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
-	let settings = settingsByContext.get(this);
-	if (!settings) {
-		settings = readGatewaySettings.call(this);
-		settingsByContext.set(this, settings);
-		settings.catch(() => settingsByContext.delete(this));
-	}
 	// A copy: callers may change what they get.
-	return { ...(await settings) };
+	return { ...(await oncePerRun(settingsByContext, this, async () => await readGatewaySettings.call(this))) };
 }
 
 async function readGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {

@@ -11,9 +11,8 @@ import { textOf } from '../../gateway/text';
 /**
  * State per node run (one execution context; a WeakMap, so it goes with the context): a copy of the node, and the
  * value of each top-level parameter read so far that holds no expression (by name; a parameter the node does not
- * hold, by name and fallback). Such a value is the same for every item,
- * so it is read once per run, not once per item: n8n's getNodeParameter copies and walks the value on each call,
- * and getNode() copies the whole node.
+ * hold, by name and fallback). Such a value is the same for every item, so it is read once per run, not once per
+ * item: n8n's getNodeParameter copies and walks the value on each call, and getNode() copies the whole node.
  */
 interface RunParameters {
 	node: INode;
