@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { MediaFormat } from '../../nodes/gateway/mediaFormat';
 import { mediaFile, SIGNATURES } from '../fixtures/media';
 import type { InputItem } from '../harness';
-import { jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
+import { bodyExamples, jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';
 
 const gateway = useSandbox();
 
@@ -56,7 +56,7 @@ const createTemplate = (parameters: INodeParameters): INodeParameters => ({
 	language: 'pt_BR',
 	category: 'UTILITY',
 	bodyText: 'Hi {{1}}',
-	bodyExampleValues: { mappingMode: 'defineBelow', value: { 1: 'Ana' } },
+	...bodyExamples({ 1: 'Ana' }),
 	...parameters,
 });
 const editTemplate = (parameters: INodeParameters): INodeParameters => ({
@@ -142,7 +142,7 @@ const catalogue: Array<[string, Refusal]> = [
 	['an empty category from an expression', { field: 'Category', parameters: createTemplate({ category: '={{ "" }}' }) }],
 	['a hyphenated language', { field: 'Language', parameters: createTemplate({ language: 'en-US' }), reason: /underscore/ }],
 	['an empty template body', { field: 'Body Text', parameters: createTemplate({ bodyText: '' }) }],
-	['a placeholder gap', { field: 'Body Text', parameters: createTemplate({ bodyText: 'Hi {{1}}, order {{3}}', bodyExampleValues: { mappingMode: 'defineBelow', value: { 1: 'a', 2: 'b', 3: 'c' } } }), reason: /without gaps/ }],
+	['a placeholder gap', { field: 'Body Text', parameters: createTemplate({ bodyText: 'Hi {{1}}, order {{3}}', ...bodyExamples({ 1: 'a', 2: 'b', 3: 'c' }) }), reason: /without gaps/ }],
 	['a placeholder without example', { field: 'Body Examples', parameters: createTemplate({ bodyText: 'Hi {{1}}, order {{2}}' }) }],
 	['a URL button without example', { field: 'URL Buttons', parameters: createTemplate({ urlButtons: { button: [{ text: 'Go', url: 'https://shop.example/{{1}}' }] } }) }],
 	['components JSON that does not parse', { field: 'Components (JSON)', parameters: createTemplate({ componentsInput: 'json', componentsJson: '[{"type": "BODY",' }) }],

@@ -15,16 +15,8 @@ const gateway = useSandbox();
 
 const credentials = () => sandboxCredentials(gateway.sandbox);
 
-const run = (
-	parameters: INodeParameters,
-	options: { items?: IDataObject[]; continueOnFail?: boolean; typeVersion?: number } = {},
-) =>
-	runGateway(gateway.sandbox, { resource: 'template', ...parameters }, {
-		items: jsonItems(options.items ?? [{}]),
-		continueOnFail: options.continueOnFail,
-		typeVersion: options.typeVersion,
-	});
-
+const run = (parameters: INodeParameters, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
+	runGateway(gateway.sandbox, { resource: 'template', ...parameters }, { ...options, items: jsonItems(options.items ?? [{}]) });
 
 const json = outputJson;
 

@@ -17,7 +17,7 @@ const create = (parameters: INodeParameters, options: { items?: IDataObject[]; c
 	runGateway(
 		gateway.sandbox,
 		{ resource: 'template', operation: 'create', name: 'order_shipped', language: 'en_US', category: 'UTILITY', ...parameters },
-		{ items: jsonItems(options.items ?? [{}]), continueOnFail: options.continueOnFail, typeVersion: options.typeVersion },
+		{ ...options, items: jsonItems(options.items ?? [{}]) },
 	);
 
 /** The body component of the template the sandbox received last. */

@@ -11,10 +11,11 @@ import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.
 const { description } = new MessagingGateway();
 const node = { typeVersion: 1 };
 
-/** Names of the top-level fields shown for these values, in the given variant of the node (a tool's name ends in Tool). */
-function shown(values: INodeParameters, variant: INodeTypeDescription = description): INodeProperties[] {
-	const all = NodeHelpers.getNodeParameters(variant.properties, values, true, false, node, variant)!;
-	return variant.properties.filter((property) => NodeHelpers.displayParameter(all, property, node, variant));
+/** The top-level fields shown for these values, in the given variant of the node (a tool's name ends in Tool) and version. */
+function shown(values: INodeParameters, variant: INodeTypeDescription = description, typeVersion = 1): INodeProperties[] {
+	const versioned = { typeVersion };
+	const all = NodeHelpers.getNodeParameters(variant.properties, values, true, false, versioned, variant)!;
+	return variant.properties.filter((property) => NodeHelpers.displayParameter(all, property, versioned, variant));
 }
 
 const optionValues = (property: INodeProperties | undefined) =>
@@ -98,5 +99,20 @@ describe('the action node in the editor', () => {
 		};
 		expect(sendingOptions(description).sort()).toEqual(['messagesPerSecond', 'parallelRequests', 'recipientIntervalMs', 'timeout']);
 		expect(sendingOptions(tool)).toEqual(['timeout']);
+	});
+});
+
+describe('Template Body Examples by node version', () => {
+	const create = { resource: 'template', operation: 'create', componentsInput: 'fields' };
+	const names = (typeVersion: number) => shown(create, description, typeVersion).map((field) => field.name);
+
+	it('a version 1 node keeps its list of examples', () => {
+		expect(names(1)).toContain('bodyExamples');
+		expect(names(1)).not.toContain('bodyExampleValues');
+	});
+
+	it('from version 1.1 there is one example field per placeholder, and no list', () => {
+		expect(names(1.1)).toContain('bodyExampleValues');
+		expect(names(1.1)).not.toContain('bodyExamples');
 	});
 });

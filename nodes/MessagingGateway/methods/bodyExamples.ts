@@ -14,14 +14,15 @@ export const bodyExampleId = (n: number) => String(n);
 
 /** resourceMapping: a text field per placeholder of the Body Text, {{1}} first. */
 export async function getBodyExampleFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const readAsNumbers = placeholdersReadAsNumbers(this.getNode().parameters[BODY_TEXT_PARAMETER]);
+	// The text as typed in the editor (raw: an expression keeps its leading '=').
+	const raw = this.getCurrentNodeParameter(BODY_TEXT_PARAMETER);
+	const readAsNumbers = placeholdersReadAsNumbers(raw);
 	if (readAsNumbers.length) {
 		return {
 			fields: [],
 			emptyFieldsNotice: `The Body Text is an expression, so n8n reads ${readAsNumbers.join(', ')} as numbers: switch it to Fixed to get one example field per placeholder`,
 		};
 	}
-	const raw = this.getCurrentNodeParameter(BODY_TEXT_PARAMETER);
 	const text = typeof raw === 'string' ? raw : '';
 	const slots = placeholderSlots(text);
 	return {

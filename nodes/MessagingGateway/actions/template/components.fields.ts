@@ -80,7 +80,7 @@ export function componentFields(operation: TemplateOperation): INodeProperties[]
 			default: {},
 			description:
 				'One example value per placeholder of the body, in order: the first for {{1}}, the second for {{2}}. The network reviews the template with them.',
-			displayOptions: { show: { ...showFields.show, '@version': [1] } },
+			displayOptions: { show: { ...showFields.show, '@version': [{ _cnd: { lt: BODY_EXAMPLES_PER_PLACEHOLDER_SINCE } }] } },
 			options: [
 				{
 					displayName: 'Example',
