@@ -283,20 +283,11 @@ function fastPlanOf(callingCode: string): FastPlan | null {
 }
 
 /** The first digits of a number → its calling code (the shortest known prefix, as libphonenumber takes it), or null. */
-const callingCodes = new Map<string, string | null>();
-
 function callingCodeOf(leadingDigits: string): string | null {
-	let callingCode = callingCodes.get(leadingDigits);
-	if (callingCode !== undefined) return callingCode;
-	callingCode = null;
 	for (let length = 1; length <= leadingDigits.length; length++) {
-		if (metadata.hasCallingCode(leadingDigits.slice(0, length))) {
-			callingCode = leadingDigits.slice(0, length);
-			break;
-		}
+		if (metadata.hasCallingCode(leadingDigits.slice(0, length))) return leadingDigits.slice(0, length);
 	}
-	callingCodes.set(leadingDigits, callingCode);
-	return callingCode;
+	return null;
 }
 
 /**
@@ -333,7 +324,7 @@ function matchesAType(types: NonNullable<FastPlan['types']>, national: string): 
 	return false;
 }
 
-/** The calling code of a number and its plan, per first three digits (000-999): read once each. */
+/** The calling code of a number and its plan, per first three digits (000-999): read once each, here only. */
 const leads = new Array<{ callingCode: string; plan: FastPlan | null } | null | undefined>(1000);
 
 function leadOf(digits: string): { callingCode: string; plan: FastPlan | null } | null {

@@ -111,13 +111,9 @@ export async function uploadItems(
 		// A first pass that keeps no record: any invalid record stops the upload before it starts.
 		const masks = plan.sameValues ? new Uint16Array(items.length) : undefined;
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			if (masks === undefined) {
-				checkItem(itemIndex);
-				continue;
-			}
 			const raw = rawOf(itemIndex);
 			const mask = raw && counted(checkPersonRow(raw, itemIndex, settings.keys));
-			if (mask !== undefined) masks[itemIndex] = mask;
+			if (masks !== undefined && mask !== undefined) masks[itemIndex] = mask;
 		}
 		if (summary.invalid > 0) return fileFailure(invalidRowsError(this, summary, 'item'));
 		// The second pass counts again unless it writes what this one counted.
