@@ -438,6 +438,7 @@ describe("Person Data > Upload: n8n's Retry On Fail uploads nothing twice", () =
 		gateway.sandbox.failNext('personUpload', 1, 'drop', { skip: 1 });
 		const error = await rejectionOf(upload());
 		expect(error.message).toMatch(/connection to the gateway was lost/);
+		expect(error.tries).toBe(3);
 		// Three tries: part 1 once, part 2 once (dropped); the later parts were never sent.
 		expect(uploads()).toHaveLength(2);
 		expect(gateway.sandbox.state.personFiles).toHaveLength(1);

@@ -269,6 +269,7 @@ describe("n8n's Retry On Fail sends nothing twice", () => {
 		);
 		expect(error.message).toMatch(/connection to the gateway was lost/);
 		expect(error.context.itemIndex).toBe(2);
+		expect(error.tries).toBe(3);
 		// Three tries: items 0, 1 answered from the record, item 2 fails again from the record, item 3 never started.
 		expect(gateway.sandbox.requests.map(recipientOf)).toEqual(digitsOf(items).slice(0, 3));
 	});

@@ -54,12 +54,15 @@ export const jsonItems = (items: IDataObject[]): InputItem[] => items.map((json)
 /** The JSON of the first output's items. */
 export const outputJson = (result: RunNodeResult) => result.output[0].map((item) => item.json);
 
-/** The error a run throws; fails the test when the run does not throw. */
-export async function rejectionOf(run: Promise<unknown>): Promise<NodeOperationError | NodeApiError> {
+/**
+ * The error a run throws; fails the test when the run does not throw. `tries`: how many tries n8n's Retry On Fail
+ * made when the harness ran it.
+ */
+export async function rejectionOf(run: Promise<unknown>): Promise<(NodeOperationError | NodeApiError) & { tries?: number }> {
 	try {
 		await run;
 	} catch (error) {
-		return error as NodeOperationError | NodeApiError;
+		return error as (NodeOperationError | NodeApiError) & { tries?: number };
 	}
 	throw new Error('The run did not fail');
 }
