@@ -11,6 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ACTION, context, n8n, setup, util, type Env } from './support/env';
+import { chain } from './support/workflows';
 
 const ctx = context();
 const shots = join(ctx.artifacts, 'screenshots');
@@ -41,6 +42,16 @@ const ALL_FIELDS = [...new Set(Object.values(FIELDS).flat())];
 
 const describeBrowser = ctx.browserSkipped ? describe.skip : describe;
 
+const VIEWPORT = { width: 1440, height: 900 };
+/** The editor's first load fetches megabytes of scripts: on a loaded CI machine that alone can take a minute. */
+const FIRST_LOAD_MS = 120_000;
+
+function withTimeouts(page: any) {
+	page.setDefaultTimeout(30000);
+	page.setDefaultNavigationTimeout(FIRST_LOAD_MS);
+	return page;
+}
+
 describeBrowser('editor', () => {
 	let env: Env;
 	let browser: any;
@@ -52,9 +63,19 @@ describeBrowser('editor', () => {
 	let sendAndWaitWorkflowId: string;
 	let templateWorkflowId: string;
 
-	const shot = async (name: string) => {
-		step++;
-		await page.screenshot({ path: join(shots, `${String(step).padStart(2, '0')}-${name}.png`) }).catch(() => undefined);
+	/** A numbered screenshot of `target` (a page or a part of one); a failed screenshot does not fail the check. */
+	const shotOf = (target: any) => async (name: string) => {
+		await target.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-${name}.png`) }).catch(() => undefined);
+	};
+	const shot = async (name: string) => await shotOf(page)(name);
+
+	/**
+	 * A page of its own in a new browser context, signed in as the first page's user: the first page's workflow has
+	 * unsaved changes, and a second editor of one workflow would make it read-only.
+	 */
+	const signedInPage = async () => {
+		const context = await browser.newContext({ viewport: VIEWPORT, storageState: await page.context().storageState() });
+		return { context, page: withTimeouts(await context.newPage()) };
 	};
 
 	beforeAll(async () => {
@@ -82,7 +103,6 @@ describeBrowser('editor', () => {
 						typeVersion: 1,
 						position: [0, 0],
 						parameters: {},
-						credentials: { messagingGatewayApi: { id: n8n.CREDENTIAL_ID, name: n8n.CREDENTIAL_NAME } },
 					},
 				],
 				connections: {},
@@ -96,7 +116,6 @@ describeBrowser('editor', () => {
 			typeVersion: 1,
 			position: [240, y],
 			parameters: { resource: 'message', operation: 'sendAndWait', recipientPhoneNumber: '5511988887777', ...parameters },
-			credentials: { messagingGatewayApi: { id: n8n.CREDENTIAL_ID, name: n8n.CREDENTIAL_NAME } },
 		});
 		const [waiting] = await env.importWorkflows([
 			{
@@ -119,21 +138,13 @@ describeBrowser('editor', () => {
 		]);
 		sendAndWaitWorkflowId = waiting.id!;
 		const [template] = await env.importWorkflows([
-			{
-				name: 'e2e editor template create',
-				nodes: [
-					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-					{
-						name: 'Create template',
-						type: ACTION,
-						typeVersion: 1.1,
-						position: [240, 0],
-						parameters: { resource: 'template', operation: 'create', name: 'order_shipped', language: 'en_US', category: 'UTILITY' },
-						credentials: { messagingGatewayApi: { id: n8n.CREDENTIAL_ID, name: n8n.CREDENTIAL_NAME } },
-					},
-				],
-				connections: { Start: { main: [[{ node: 'Create template', type: 'main', index: 0 }]] } },
-			},
+			chain('e2e editor template create', [
+				{
+					name: 'Create template',
+					typeVersion: 1.1,
+					parameters: { resource: 'template', operation: 'create', name: 'order_shipped', language: 'en_US', category: 'UTILITY' },
+				},
+			]),
 		]);
 		templateWorkflowId = template.id!;
 		await env.start();
@@ -152,10 +163,7 @@ describeBrowser('editor', () => {
 				'--disable-sync',
 			], // launch() gives every run a fresh profile folder of its own
 		});
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(30000);
-		// The editor's first load fetches megabytes of scripts: on a loaded CI machine that alone can take a minute.
-		page.setDefaultNavigationTimeout(120000);
+		page = withTimeouts(await browser.newPage({ viewport: VIEWPORT }));
 	});
 
 	afterAll(async () => {
@@ -175,7 +183,7 @@ describeBrowser('editor', () => {
 
 	test('add the Messaging Gateway node with "Send a message"', async () => {
 		await page.goto(`${env.inst.baseUrl}/workflow/${workflowId}`);
-		await page.getByText('Start', { exact: true }).first().waitFor({ state: 'visible', timeout: 120000 });
+		await page.getByText('Start', { exact: true }).first().waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
 		await shot('workflow');
 		// The "+" after the trigger opens the node creator for regular nodes.
 		const plus = page.locator('[data-test-id="canvas-handle-plus"], [data-test-id="canvas-plus-button"]').first();
@@ -283,19 +291,16 @@ describeBrowser('editor', () => {
 	});
 
 	test('the Human in the Loop tool shows one Message field, with n8n\'s text about the tool call', async () => {
-		// A page of its own, signed in as the first: the first workflow has unsaved changes.
-		const reviewContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
-		const review = await reviewContext.newPage();
-		review.setDefaultTimeout(30000);
-		review.setDefaultNavigationTimeout(120000);
+		const { context: reviewContext, page: review } = await signedInPage();
+		const reviewShot = shotOf(review);
 		try {
 			await review.goto(`${env.inst.baseUrl}/workflow/${hitlWorkflowId}`);
 			const node = review.getByText('Ask a person', { exact: true }).first();
-			await node.waitFor({ state: 'visible', timeout: 120000 });
+			await node.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
 			await review.locator('[data-test-id="canvas-node"]', { hasText: 'Ask a person' }).first().dblclick();
 			const message = review.locator('[data-test-id="parameter-input-message"]');
 			await message.first().waitFor({ state: 'visible' });
-			await review.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-human-review-tool.png`) }).catch(() => undefined);
+			await reviewShot('human-review-tool');
 			expect(await message.count()).toBe(1);
 			const ndv = review.locator('[data-test-id="ndv"]').first();
 			expect(await ndv.getByText('Message', { exact: true }).count()).toBe(1);
@@ -303,19 +308,16 @@ describeBrowser('editor', () => {
 			expect(await review.locator('[data-test-id="parameter-input-responseType"]').count()).toBe(0);
 			await review.locator('[data-test-id="parameter-input-recipientPhoneNumber"]').first().waitFor({ state: 'visible' });
 		} finally {
-			await review.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-human-review-end.png`) }).catch(() => undefined);
+			await reviewShot('human-review-end');
 			await reviewContext.close().catch(() => undefined);
 		}
 	});
 
 	describe('Send and Wait for Response', () => {
-		// A page of its own (the first workflow has unsaved changes), on a workflow no other page has open: a second
-		// editor of the same workflow would make this one read-only.
+		// A page of its own, on a workflow no other page has open.
 		let reviewContext: any;
 		let panel: any;
-		const panelShot = async (name: string) => {
-			await panel.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-${name}.png`) }).catch(() => undefined);
-		};
+		const panelShot = async (name: string) => await shotOf(panel)(name);
 		const input = (parameter: string) => panel.locator(`[data-test-id="parameter-input-${parameter}"]`);
 		const valueOf = async (parameter: string) => input(parameter).locator('input, textarea').first().inputValue();
 		/** Opens a node of the workflow from the canvas and waits for its Message field. */
@@ -344,12 +346,9 @@ describeBrowser('editor', () => {
 		const FREE_TEXT_OPTIONS = ['messageButtonLabel', 'responseFormButtonLabel', 'responseFormDescription', 'responseFormTitle'];
 
 		beforeAll(async () => {
-			reviewContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
-			panel = await reviewContext.newPage();
-			panel.setDefaultTimeout(30000);
-			panel.setDefaultNavigationTimeout(120000);
+			({ context: reviewContext, page: panel } = await signedInPage());
 			await panel.goto(`${env.inst.baseUrl}/workflow/${sendAndWaitWorkflowId}`);
-			await panel.locator('[data-test-id="canvas-node"][data-node-name="Ask for approval"]').first().waitFor({ state: 'visible', timeout: 120000 });
+			await panel.locator('[data-test-id="canvas-node"][data-node-name="Ask for approval"]').first().waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
 		});
 
 		afterAll(async () => {
@@ -406,17 +405,12 @@ describeBrowser('editor', () => {
 	});
 
 	test('Template > Create: typing the Body Text gives one Body Examples field per placeholder, sent in order', async () => {
-		const templateContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await page.context().storageState() });
-		const editor = await templateContext.newPage();
-		editor.setDefaultTimeout(30000);
-		editor.setDefaultNavigationTimeout(120000);
-		const editorShot = async (name: string) => {
-			await editor.screenshot({ path: join(shots, `${String(++step).padStart(2, '0')}-${name}.png`) }).catch(() => undefined);
-		};
+		const { context: templateContext, page: editor } = await signedInPage();
+		const editorShot = shotOf(editor);
 		try {
 			await editor.goto(`${env.inst.baseUrl}/workflow/${templateWorkflowId}`);
 			const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Create template"]').first();
-			await node.waitFor({ state: 'visible', timeout: 120000 });
+			await node.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
 			await node.dblclick();
 			const body = editor.locator('[data-test-id="parameter-input-bodyText"] textarea').first();
 			await body.waitFor({ state: 'visible' });

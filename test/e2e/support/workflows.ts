@@ -8,6 +8,8 @@ export interface GatewayStep {
 	name: string;
 	parameters: Record<string, unknown>;
 	continueOnFail?: boolean;
+	/** The node's version (default 1). */
+	typeVersion?: number;
 }
 
 /** JavaScript for a Code node that returns items; `binaryOf` adds a file (base64) as `binary.data`. */
@@ -40,7 +42,7 @@ export function chain(name: string, steps: GatewayStep[], inputCode?: string): W
 		nodes.push({
 			name: step.name,
 			type: ACTION,
-			typeVersion: 1,
+			typeVersion: step.typeVersion ?? 1,
 			position: [440 + i * 220, 0],
 			parameters: step.parameters,
 			...(step.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
