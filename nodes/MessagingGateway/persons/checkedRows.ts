@@ -11,38 +11,11 @@
  * as the raw values are the same (the caller's promise: the same item JSON, not an expression evaluated again).
  */
 import type { PersonColumns, PersonRow, RawPersonRow } from './fields';
-import { QUICK_WRITERS, type QuickWriter } from './quickWriters';
-import { FIELD_NORMALISERS } from './validation';
-import { ATTRIBUTE_NORMALISERS, fieldText, type Invalid, isAbsent, isInvalid } from './values';
-
-type Normaliser = (value: unknown) => string | Invalid;
+import { writingPlanOf } from './validation';
+import { isAbsent, isInvalid } from './values';
 
 /** Bits of a recheck mask, one per field: callers keep masks in a Uint16Array (a person file has 11 fields). */
 export const RECHECK_MASK_BITS = 16;
-
-/** Per set of columns: how each field and attribute is written. */
-interface WritePlan {
-	/** Per field: its quick writer, or undefined when its checked form is already cheap (text is trimmed). */
-	quick: Array<QuickWriter | undefined>;
-	checked: Normaliser[];
-	attributes: Normaliser[];
-}
-
-const plans = new WeakMap<PersonColumns, WritePlan>();
-
-function planOf(columns: PersonColumns): WritePlan {
-	let plan = plans.get(columns);
-	if (!plan) {
-		if (columns.fields.length > RECHECK_MASK_BITS) throw new Error('More person fields than a recheck mask holds');
-		plan = {
-			quick: columns.fields.map((field) => QUICK_WRITERS[field]),
-			checked: columns.fields.map((field) => FIELD_NORMALISERS[field] ?? fieldText),
-			attributes: columns.attributes.map(({ type }) => ATTRIBUTE_NORMALISERS[type]),
-		};
-		plans.set(columns, plan);
-	}
-	return plan;
-}
 
 /** A record that changed since it was validated: the second pass found a value the first one did not see. */
 export class RecordChangedError extends Error {
@@ -63,17 +36,18 @@ export class RecordChangedError extends Error {
  */
 export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: number, reuse?: ReusableRow): PersonRow {
 	const { columns } = raw;
-	const plan = planOf(columns);
+	if (columns.fields.length > RECHECK_MASK_BITS) throw new Error('More person fields than a recheck mask holds');
+	const plan = writingPlanOf(columns);
 	const fields = reuse?.fields ?? new Array<string | undefined>(columns.fields.length);
 	for (let i = 0; i < fields.length; i++) {
 		const value = raw.fields[i];
 		fields[i] = undefined;
 		if (isAbsent(value)) continue;
-		const quick = plan.quick[i];
+		const quick = plan.quickWriters[i];
 		let text: string;
 		if (quick !== undefined && (recheck & (1 << i)) === 0) text = quick.write(value);
 		else {
-			const result = plan.checked[i](value);
+			const result = plan.fieldNormalisers[i](value);
 			if (isInvalid(result)) throw new RecordChangedError(itemIndex, columns.fields[i], result.reason);
 			text = result;
 		}
@@ -84,7 +58,7 @@ export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: n
 		const value = raw.attributes[i];
 		attributes[i] = undefined;
 		if (isAbsent(value)) continue;
-		const result = plan.attributes[i](value);
+		const result = plan.attributeNormalisers[i](value);
 		if (isInvalid(result)) throw new RecordChangedError(itemIndex, columns.attributes[i].name, result.reason);
 		attributes[i] = result;
 	}

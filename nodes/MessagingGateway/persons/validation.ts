@@ -52,15 +52,38 @@ const ATTRIBUTE_IS_VALID: Record<AttributeType, (value: unknown) => boolean> = {
 	Datetime: () => false,
 };
 
-/** What a set of columns needs for each record, computed once per set of columns. */
-interface ColumnsPlan {
+/**
+ * How each value of a set of columns is written: checked (its normaliser) or, for a key field, quickly (checkedRows.ts).
+ * The one source for validation here and for the second pass of checkedRows.ts, read once per set of columns.
+ */
+export interface WritingPlan {
 	fieldNormalisers: Array<(value: unknown) => string | Invalid>;
+	/** Per field: its quick writer, or undefined when its checked form is already cheap (text is trimmed). */
+	quickWriters: Array<QuickWriter | undefined>;
+	attributeNormalisers: Array<(value: unknown) => string | Invalid>;
+}
+
+const writingPlans = new WeakMap<PersonColumns, WritingPlan>();
+
+export function writingPlanOf(columns: PersonColumns): WritingPlan {
+	let plan = writingPlans.get(columns);
+	if (!plan) {
+		plan = {
+			fieldNormalisers: columns.fields.map((field) => FIELD_NORMALISERS[field] ?? fieldText),
+			quickWriters: columns.fields.map((field) => QUICK_WRITERS[field]),
+			attributeNormalisers: columns.attributes.map(({ type }) => ATTRIBUTE_NORMALISERS[type]),
+		};
+		writingPlans.set(columns, plan);
+	}
+	return plan;
+}
+
+/** What a set of columns needs for each record, computed once per set of columns and key configuration. */
+interface ColumnsPlan extends WritingPlan {
 	keyIndexes: number[];
 	requiredKeyIndex: number;
 	/** Per field: whether it is FirstName or LastName (rule 3: one of them is required). */
 	isName: boolean[];
-	quickWriters: Array<QuickWriter | undefined>;
-	attributeNormalisers: Array<(value: unknown) => string | Invalid>;
 	attributeIsValid: Array<(value: unknown) => boolean>;
 }
 
@@ -77,12 +100,10 @@ function planFor(columns: PersonColumns, keys: KeyConfiguration): ColumnsPlan {
 	let plan = byKeys.get(keysId);
 	if (!plan) {
 		plan = {
-			fieldNormalisers: columns.fields.map((field) => FIELD_NORMALISERS[field] ?? fieldText),
+			...writingPlanOf(columns),
 			keyIndexes: KEY_FIELDS.map((field) => columns.fields.indexOf(field)).filter((index) => index >= 0),
 			requiredKeyIndex: keys.length > 0 ? columns.fields.indexOf(keys[0]) : -1,
 			isName: columns.fields.map((field) => (NAME_FIELDS as readonly string[]).includes(field)),
-			quickWriters: columns.fields.map((field) => QUICK_WRITERS[field]),
-			attributeNormalisers: columns.attributes.map(({ type }) => ATTRIBUTE_NORMALISERS[type]),
 			attributeIsValid: columns.attributes.map(({ type }) => ATTRIBUTE_IS_VALID[type]),
 		};
 		byKeys.set(keysId, plan);
