@@ -66,25 +66,28 @@ const DESCENDING = '98765432109876543210';
 /**
  * Invented numbers (person rule 4): one digit repeated (`11111111`) or a run (`12345678`, `98765432`, wrapping
  * after 9 or 0 as in ASCENDING and DESCENDING). One pass over the characters: it runs for every phone and CPF.
+ * `from`: where the digits to check start (`isInventedNumber(text, from)` is `isInventedNumber(text.slice(from))`
+ * for 0 <= from <= text.length, without the copy).
  */
-export function isInventedNumber(digits: string): boolean {
-	const length = digits.length;
-	if (length === 0) return true; // as ''.includes: the empty text is in every run
-	const first = digits.charCodeAt(0) - 48;
+export function isInventedNumber(digits: string, from = 0): boolean {
+	const length = digits.length - from;
+	if (length <= 0) return true; // as ''.includes: the empty text is in every run
+	const first = digits.charCodeAt(from) - 48;
+	if (first < 0 || first > 9) return false;
 	let repeated = length >= 2;
 	// How long a run from `first` can be and still be a part of ASCENDING or DESCENDING.
 	let ascending = length <= ASCENDING.length - first;
 	let descending = length <= DESCENDING.length - (9 - first);
 	let previous = first;
-	for (let i = 0; i < length; i++) {
+	for (let i = from + 1; i < digits.length; i++) {
 		const digit = digits.charCodeAt(i) - 48;
 		if (digit < 0 || digit > 9) return false;
-		if (i > 0) {
-			if (digit !== previous) repeated = false;
-			if (digit !== (previous + 1) % 10) ascending = false;
-			if (digit !== (previous + 9) % 10) descending = false;
-			previous = digit;
-		}
+		if (digit !== previous) repeated = false;
+		if (digit !== (previous === 9 ? 0 : previous + 1)) ascending = false;
+		if (digit !== (previous === 0 ? 9 : previous - 1)) descending = false;
+		// Most numbers are none of the three after two digits: nothing that follows can make it true again.
+		if (!(repeated || ascending || descending)) return false;
+		previous = digit;
 	}
 	return repeated || ascending || descending;
 }
@@ -125,8 +128,9 @@ export function checkPhone(input: unknown, options: PhoneCheckOptions = {}): Pho
 			problem: `is not a phone number; use digits with the country code, ${EXAMPLE} (spaces, dashes and brackets are fine)`,
 		};
 	}
-	if (raw.startsWith('+')) return checked(digits);
-	if (digits.startsWith('00')) return checked(digits.slice(2));
+	// charCodeAt rather than startsWith: this runs for every phone of a person file.
+	if (raw.charCodeAt(0) === 43 /* + */) return checked(digits);
+	if (digits.charCodeAt(0) === 48 && digits.charCodeAt(1) === 48 /* 00 */) return checked(digits.slice(2));
 	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry);
 	return withoutCountry(digits, options.nationalHint ?? DEFAULT_COUNTRY_HINT);
 }
@@ -159,7 +163,7 @@ function nationalOrInternational(raw: string, digits: string, country: CountryCo
 
 /** Digits only and no Default Country: international digits, or refused with the hint to set a Default Country. */
 function withoutCountry(digits: string, hint: string): PhoneCheck {
-	if (digits.startsWith('0')) return { problem: `looks like a national number (it starts with 0); ${hint}` };
+	if (digits.charCodeAt(0) === 48 /* 0 */) return { problem: `looks like a national number (it starts with 0); ${hint}` };
 	const fast = fastCheck(digits);
 	if (fast !== undefined) return fast;
 	const international = parsePhoneNumberFromString(`+${digits}`);
@@ -242,9 +246,15 @@ const MIN_NATIONAL_LENGTH = 2;
 const MAX_NATIONAL_LENGTH = 17;
 const MAX_CALLING_CODE_LENGTH = 3;
 
+/**
+ * A plan's patterns, sticky (`y`): each is tried on the international digits from the national number's start (its
+ * lastIndex, set before each test), which is how libphonenumber tries them on the national number alone, without
+ * cutting it out. The metadata's patterns use no `^`, `\b` or lookbehind, which would tell the two apart.
+ */
 interface FastPlan {
 	/** libphonenumber strips what this matches at the start (a national prefix): such numbers go the full way. */
 	nationalPrefix: RegExp | undefined;
+	/** The whole national number must match (up to the end of the digits). */
 	national: RegExp;
 	/** Undefined when the plan has no types: then the national pattern alone decides. */
 	types: Array<{ lengths: number[] | undefined; pattern: RegExp }> | undefined;
@@ -252,7 +262,8 @@ interface FastPlan {
 
 /** Calling code → its compiled plan, or null when it has no single country (the full parse decides there). */
 const fastPlans = new Map<string, FastPlan | null>();
-const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
+/** A sticky pattern that must match from its lastIndex to the end. */
+const toTheEnd = (pattern: string) => new RegExp(`(?:${pattern})$`, 'y');
 
 /** One reader for all lookups: selectNumberingPlan changes its selection, read at once below. */
 const metadata = new Metadata(maxMetadata);
@@ -269,12 +280,12 @@ function fastPlanOf(callingCode: string): FastPlan | null {
 			types = [];
 			for (const name of NUMBER_TYPES) {
 				const type = numbering.type(name);
-				if (type && type.pattern()) types.push({ lengths: type.possibleLengths(), pattern: whole(type.pattern()) });
+				if (type && type.pattern()) types.push({ lengths: type.possibleLengths(), pattern: toTheEnd(type.pattern()) });
 			}
 		}
 		plan = {
-			nationalPrefix: prefix ? new RegExp(`^(?:${prefix})`) : undefined,
-			national: whole(numbering.nationalNumberPattern()),
+			nationalPrefix: prefix ? new RegExp(`(?:${prefix})`, 'y') : undefined,
+			national: toTheEnd(numbering.nationalNumberPattern()),
 			types,
 		};
 	}
@@ -300,23 +311,32 @@ export function fastCheck(digits: string): PhoneCheck | undefined {
 	if (lead === null) return undefined;
 	const { callingCode, plan } = lead;
 	if (plan === null) return undefined;
-	const national = digits.slice(callingCode.length);
-	if (national.length < MIN_NATIONAL_LENGTH || national.length > MAX_NATIONAL_LENGTH) return undefined;
-	if (plan.nationalPrefix?.test(national)) return undefined;
-	if (!plan.national.test(national)) return undefined;
-	if (plan.types !== undefined && !matchesAType(plan.types, national)) return undefined;
-	if (isInventedNumber(national.slice(-INVENTED_TAIL))) return { problem: INVENTED_PROBLEM };
+	// The national number: digits from `nationalStart` to the end.
+	const nationalStart = callingCode.length;
+	const nationalLength = digits.length - nationalStart;
+	if (nationalLength < MIN_NATIONAL_LENGTH || nationalLength > MAX_NATIONAL_LENGTH) return undefined;
+	if (plan.nationalPrefix !== undefined && matchesFrom(plan.nationalPrefix, digits, nationalStart)) return undefined;
+	if (!matchesFrom(plan.national, digits, nationalStart)) return undefined;
+	if (plan.types !== undefined && !matchesAType(plan.types, digits, nationalStart)) return undefined;
+	if (isInventedNumber(digits, Math.max(nationalStart, digits.length - INVENTED_TAIL))) return { problem: INVENTED_PROBLEM };
 	return { digits };
+}
+
+/** Whether a sticky pattern matches `text` from `start`. */
+function matchesFrom(pattern: RegExp, text: string, start: number): boolean {
+	pattern.lastIndex = start;
+	return pattern.test(text);
 }
 
 /**
  * Whether the national number matches one of the plan's types (any one makes it valid, so the order does not
  * matter): the type that matched last is tried first next time, as a file's numbers are mostly of one type.
  */
-function matchesAType(types: NonNullable<FastPlan['types']>, national: string): boolean {
+function matchesAType(types: NonNullable<FastPlan['types']>, digits: string, nationalStart: number): boolean {
+	const nationalLength = digits.length - nationalStart;
 	for (let t = 0; t < types.length; t++) {
 		const { lengths, pattern } = types[t];
-		if ((lengths === undefined || lengths.includes(national.length)) && pattern.test(national)) {
+		if ((lengths === undefined || lengths.includes(nationalLength)) && matchesFrom(pattern, digits, nationalStart)) {
 			if (t > 0) [types[0], types[t]] = [types[t], types[0]];
 			return true;
 		}

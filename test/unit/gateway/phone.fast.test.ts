@@ -65,6 +65,14 @@ describe('phone fast path', () => {
 		expect(answered).toBeGreaterThan(validFull * 0.5);
 	});
 
+	it('reads each pattern over the national number only, from where the calling code ends', () => {
+		// Read from the start of the digits, the 12 digits would fit no Portuguese pattern.
+		expect(fastCheck('351912345670')).toEqual({ digits: '351912345670' });
+		expect(fastCheck('3519123456701')).toBeUndefined();
+		// A national number starting with the national prefix (BR's 0) goes the full way.
+		expect(fastCheck('55011988887777')).toBeUndefined();
+	});
+
 	it('answers for Brazilian mobile and fixed numbers, and leaves invalid ones to the full parse', () => {
 		expect(fastCheck('5511988887777')).toEqual({ digits: '5511988887777' });
 		expect(fastCheck('551133334444')).toEqual({ digits: '551133334444' });
@@ -102,5 +110,22 @@ describe('isInventedNumber', () => {
 		const disagreements = inputs.filter((digits) => isInventedNumber(digits) !== asWritten(digits));
 		expect(disagreements).toEqual([]);
 		expect(inputs.filter(asWritten).length).toBeGreaterThan(200);
+	});
+
+	it('checks the digits from an offset as it checks that tail cut out: repeated, runs, wrap-around, other text', () => {
+		const texts = ['', '5', '55', '5511999999999', '5511912345678', '5511998765432', '5511978901234', '5511932109876', '55119a9999999', '1199999999a'];
+		for (const tail of ['11111111', '12345678', '78901234', '32109876', '90123456', '98887777', '12345679']) {
+			texts.push(`5511${tail}`, `55119${tail}`, `${tail}5`, `5${tail}`);
+		}
+		const disagreements: string[] = [];
+		for (const text of texts) {
+			for (let from = 0; from <= text.length + 1; from++) {
+				if (isInventedNumber(text, from) !== asWritten(text.slice(from))) disagreements.push(`${text} from ${from}`);
+			}
+		}
+		expect(disagreements).toEqual([]);
+		// The tail of a phone is what counts: a real number whose last 8 digits are a run is invented.
+		expect(isInventedNumber('5511912345678', 5)).toBe(true);
+		expect(isInventedNumber('5511912345678', 4)).toBe(false);
 	});
 });
