@@ -13,6 +13,8 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import * as libphonenumberCore from 'libphonenumber-js/core';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
+import { digitsGathered, gatheredDigits, MAX_GATHERED_DIGITS } from './digits';
+
 export type { CountryCode };
 
 /** The digits to send, or why the number is refused: a predicate without the number (`is an invented number`). */
@@ -38,7 +40,9 @@ function isAsciiNumberMark(code: number): boolean {
 
 /**
  * The digits of text that NUMBER_TEXT accepts, or undefined for other text. One scan for the usual ASCII text (it
- * runs for every phone of a person file); other text goes the RegExp way, which knows Unicode white space.
+ * runs for every phone of a person file) that also gathers the digits (see digits.ts; as asciiDigitsOf, but in the
+ * scan that checks the text): digits-only text is taken as it is. Other text goes the RegExp way, which knows Unicode
+ * white space.
  */
 function digitsOfNumberText(raw: string): string | undefined {
 	let onlyDigits = true;
@@ -46,8 +50,10 @@ function digitsOfNumberText(raw: string): string | undefined {
 	let digitCount = 0;
 	for (let i = 0; i < raw.length && ascii; i++) {
 		const code = raw.charCodeAt(i);
-		if (code >= 48 && code <= 57) digitCount++;
-		else if (code === 43 /* + */ && i === 0) onlyDigits = false;
+		if (code >= 48 && code <= 57) {
+			if (digitCount < MAX_GATHERED_DIGITS) gatheredDigits[digitCount] = code;
+			digitCount++;
+		} else if (code === 43 /* + */ && i === 0) onlyDigits = false;
 		else if (isAsciiNumberMark(code)) onlyDigits = false;
 		else if (code < 128) return undefined;
 		else ascii = false;
@@ -55,7 +61,8 @@ function digitsOfNumberText(raw: string): string | undefined {
 	if (ascii) {
 		// `+` alone (or with only marks) is not number text: NUMBER_TEXT wants a character after the `+`.
 		if (raw.length === 1 && raw.charCodeAt(0) === 43) return undefined;
-		return onlyDigits ? raw : digitCount === 0 ? '' : raw.replace(/\D/g, '');
+		if (onlyDigits) return raw;
+		return digitCount > MAX_GATHERED_DIGITS ? raw.replace(/\D/g, '') : digitsGathered(digitCount);
 	}
 	return NUMBER_TEXT.test(raw) ? raw.replace(/\D/g, '') : undefined;
 }

@@ -98,6 +98,15 @@ describe('checkPhone: the characters around the digits', () => {
 		else expect(problemOf(check)).not.toBe('');
 	});
 
+	it('reads the digits of marked-up text as the same digits written bare, however many there are', () => {
+		for (const count of [12, 13, 30, 31, 32, 45]) {
+			const digits = `55119${'8887776665554443332221110'.repeat(2)}`.slice(0, count);
+			const marked = `+${digits.slice(0, 2)} (${digits.slice(2, 4)}) ${digits.slice(4).replace(/(\d{4})/g, '$1-')}`;
+			expect([marked, checkPhone(marked)]).toEqual([marked, checkPhone(`+${digits}`)]);
+		}
+		expect(checkPhone('+55 (11) 98888-7777')).toEqual({ digits: '5511988887777' });
+	});
+
 	it('refuses text with other characters as not a phone number, whatever the characters are', () => {
 		for (const input of ['(+55) 11 98888 7777', '+55 11 98888-7777 ramal', '+55 11 98888+7777', '+55 11 98888\u20137777', '+']) {
 			expect(problemOf(checkPhone(input))).toMatch(/^is not a phone number/);

@@ -1,0 +1,47 @@
+/**
+ * The ASCII digits of a text as a new string, built from their character codes: for phones and CPFs of a person
+ * file, about half the cost of `replace(/\D/g, '')` (bench/phone.bench.ts), and a flat string for the patterns and
+ * writers that read it next (concatenated runs would give a rope that each of them flattens). Pure: no n8n imports.
+ */
+
+/** Texts with more digits than this (no phone or CPF) are read by a replace. */
+export const MAX_GATHERED_DIGITS = 31;
+
+/**
+ * Scratch space, not state: the caller of digitsGathered writes the codes of the digits it found here (the first
+ * MAX_GATHERED_DIGITS of them) and reads them back through digitsGathered within the same synchronous call.
+ */
+export const gatheredDigits = new Array<number>(MAX_GATHERED_DIGITS).fill(48);
+
+/** Per digit count n, an array of n codes for String.fromCharCode: scratch space, filled within one call. */
+const codesOfLength = Array.from({ length: MAX_GATHERED_DIGITS + 1 }, (_, n) => new Array<number>(n).fill(48));
+
+/** The text of the first `count` (at most MAX_GATHERED_DIGITS) codes in gatheredDigits. */
+export function digitsGathered(count: number): string {
+	const codes = codesOfLength[count];
+	for (let i = 0; i < count; i++) codes[i] = gatheredDigits[i];
+	return String.fromCharCode.apply(null, codes);
+}
+
+const NON_DIGITS = /\D/g;
+
+/** The ASCII digits of `text` (what `text.replace(/\D/g, '')` gives); the text itself when it is only digits. */
+export function asciiDigitsOf(text: string): string {
+	// Text of digits only is common (phones and CPFs written bare): a scan that gathers nothing tells it.
+	let firstOther = 0;
+	while (firstOther < text.length && isDigit(text.charCodeAt(firstOther))) firstOther++;
+	if (firstOther === text.length) return text;
+	let count = 0;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (isDigit(code)) {
+			if (count < MAX_GATHERED_DIGITS) gatheredDigits[count] = code;
+			count++;
+		}
+	}
+	return count > MAX_GATHERED_DIGITS ? text.replace(NON_DIGITS, '') : digitsGathered(count);
+}
+
+function isDigit(code: number): boolean {
+	return code >= 48 && code <= 57;
+}
