@@ -78,12 +78,11 @@ function isAsciiLetterOrDigit(code: number): boolean {
 }
 
 export function isPlaceholder(text: string): boolean {
-	// Most values are long and start with a letter or digit: neither a placeholder word nor only marks.
-	// A phone's `+` or `(` cannot start a placeholder word or a run of marks either.
-	if (text.length > LONGEST_PLACEHOLDER + 2) {
-		const first = text.charCodeAt(0);
-		if (isAsciiLetterOrDigit(first) || first === 43 || first === 40 || /^[\p{L}\p{N}]/u.test(text)) return false;
-	}
+	const first = text.charCodeAt(0);
+	// No placeholder word or run of marks starts with `+`, `(` or a digit other than 0 (a phone, a CPF), at any length.
+	if (first === 43 || first === 40 || (first >= 49 && first <= 57)) return false;
+	// Most other values are long and start with a letter or digit: neither a placeholder word nor only marks.
+	if (text.length > LONGEST_PLACEHOLDER + 2 && (isAsciiLetterOrDigit(first) || /^[\p{L}\p{N}]/u.test(text))) return false;
 	const lower = text.trim().toLowerCase();
 	return lower === '' || PLACEHOLDERS.has(lower) || ONLY_MARKS.test(lower);
 }
