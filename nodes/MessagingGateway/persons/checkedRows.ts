@@ -10,8 +10,8 @@
  * marked columns the checked way and the others the quick way: both give the text the first pass validated, as long
  * as the raw values are the same (the caller's promise: the same item JSON, not an expression evaluated again).
  */
-import type { PersonColumns, PersonRow, RawPersonRow } from './fields';
-import { writingPlanOf } from './validation';
+import type { PersonRow, RawPersonRow } from './fields';
+import { type ReusableRow, writingPlanOf } from './validation';
 import { isAbsent, isInvalid } from './values';
 
 /** Bits of a recheck mask, one per field: callers keep masks in a Uint16Array (a person file has 11 fields). */
@@ -65,16 +65,3 @@ export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: n
 	return reuse ?? { columns, fields, attributes };
 }
 
-/** A written record that `writeCheckedRow` fills again for each record: for a writer that is done with the last one. */
-export interface ReusableRow extends PersonRow {
-	readonly fields: Array<string | undefined>;
-	readonly attributes: Array<string | undefined>;
-}
-
-export function reusableRow(columns: PersonColumns): ReusableRow {
-	return {
-		columns,
-		fields: new Array<string | undefined>(columns.fields.length),
-		attributes: new Array<string | undefined>(columns.attributes.length),
-	};
-}

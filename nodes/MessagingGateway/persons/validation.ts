@@ -128,18 +128,35 @@ function addViolation(
 
 /**
  * Checks one record against the rules. Returns its written form when valid, or all of its violations. A key
- * configuration names the configured keys in priority order; empty means none configured.
+ * configuration names the configured keys in priority order; empty means none configured. With `reuse` (a record of
+ * the same columns, from `reusableRow`), that record is filled and returned: for a caller done with the last one.
  */
 export function validatePersonRow(
 	raw: RawPersonRow,
 	itemIndex: number,
 	keys: KeyConfiguration,
+	reuse?: ReusableRow,
 ): PersonRow | PersonViolation[] {
 	const { columns } = raw;
-	const fields = new Array<string | undefined>(columns.fields.length);
-	const attributes = new Array<string | undefined>(columns.attributes.length);
+	const fields = reuse?.fields ?? new Array<string | undefined>(columns.fields.length);
+	const attributes = reuse?.attributes ?? new Array<string | undefined>(columns.attributes.length);
 	const result = checkRecord(raw, itemIndex, keys, fields, attributes);
-	return typeof result === 'number' ? { columns, fields, attributes } : result;
+	if (typeof result !== 'number') return result;
+	return reuse ?? { columns, fields, attributes };
+}
+
+/** A written record that `validatePersonRow` or `writeCheckedRow` fills again for each record of one set of columns. */
+export interface ReusableRow extends PersonRow {
+	readonly fields: Array<string | undefined>;
+	readonly attributes: Array<string | undefined>;
+}
+
+export function reusableRow(columns: PersonColumns): ReusableRow {
+	return {
+		columns,
+		fields: new Array<string | undefined>(columns.fields.length),
+		attributes: new Array<string | undefined>(columns.attributes.length),
+	};
 }
 
 /**
@@ -167,6 +184,8 @@ function checkRecord(
 
 	for (let i = 0; i < columns.fields.length; i++) {
 		const value = raw.fields[i];
+		// A reused record still holds the last record's values.
+		if (fields !== undefined) fields[i] = undefined;
 		if (isAbsent(value)) continue;
 		const result = plan.fieldNormalisers[i](value);
 		if (isInvalid(result)) {
@@ -192,6 +211,7 @@ function checkRecord(
 
 	for (let i = 0; i < columns.attributes.length; i++) {
 		const value = raw.attributes[i];
+		if (attributes !== undefined) attributes[i] = undefined;
 		if (isAbsent(value)) continue;
 		// Without a record to write, most values need no written form to know they are valid (a finite Float).
 		if (attributes === undefined && plan.attributeIsValid[i](value)) continue;

@@ -13,7 +13,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { AttributeType, PersonField, PersonRow, PersonViolation, RawPersonRow } from '../../persons/fields';
+import type {
+	AttributeType,
+	PersonColumns,
+	PersonField,
+	PersonRow,
+	PersonViolation,
+	RawPersonRow,
+} from '../../persons/fields';
 import {
 	type AutoMappingReport,
 	type DefinedPerson,
@@ -21,9 +28,15 @@ import {
 	planAutoMapping,
 	planDefinedMapping,
 } from '../../persons/mapping';
-import { type ReusableRow, reusableRow, writeCheckedRow } from '../../persons/checkedRows';
+import { writeCheckedRow } from '../../persons/checkedRows';
 import type { SourceRecord } from '../../persons/parts';
-import { checkPersonRow, ValidationSummary, validatePersonRow } from '../../persons/validation';
+import {
+	checkPersonRow,
+	type ReusableRow,
+	reusableRow,
+	ValidationSummary,
+	validatePersonRow,
+} from '../../persons/validation';
 import {
 	type AcceptedUpload,
 	appendSentence,
@@ -76,10 +89,10 @@ export async function uploadItems(
 		summary.addValid();
 		return result;
 	};
-	// Checks an item: its record in written form when valid.
-	const checkItem = (itemIndex: number): PersonRow | undefined => {
+	/** Checks an item: its record in written form when valid, in `reuse` when given (see validRecords). */
+	const checkItem = (itemIndex: number, reuse?: ReusableRow): PersonRow | undefined => {
 		const raw = rawOf(itemIndex);
-		return raw && counted(validatePersonRow(raw, itemIndex, settings.keys));
+		return raw && counted(validatePersonRow(raw, itemIndex, settings.keys, reuse));
 	};
 
 	/**
@@ -91,19 +104,15 @@ export async function uploadItems(
 	let recheck: Uint16Array | undefined; // one mask of RECHECK_MASK_BITS bits per item
 
 	function* validRecords(): Generator<SourceRecord> {
-		// Checked items are written into one record again and again: parts write each record before taking the next.
-		let checked: { itemIndex: number; row: ReusableRow } | undefined;
+		// Items are written into one record again and again (every item's record has the plan's columns): parts
+		// write each record before taking the next.
+		const record = { itemIndex: 0, row: reusableRow(plan.columns) };
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			if (recheck !== undefined) {
-				const raw = plan.rowOf(itemIndex);
-				checked ??= { itemIndex, row: reusableRow(raw.columns) };
-				checked.itemIndex = itemIndex;
-				writeCheckedRow(raw, recheck[itemIndex], itemIndex, checked.row);
-				yield checked;
-				continue;
-			}
-			const row = checkItem(itemIndex);
-			if (row !== undefined) yield { itemIndex, row };
+				writeCheckedRow(plan.rowOf(itemIndex), recheck[itemIndex], itemIndex, record.row);
+			} else if (checkItem(itemIndex, record.row) === undefined) continue;
+			record.itemIndex = itemIndex;
+			yield record;
 		}
 	}
 
@@ -184,6 +193,8 @@ interface RowPlan {
 	 * next call (automatic mapping fills one record again).
 	 */
 	rowOf(itemIndex: number): RawPersonRow;
+	/** The columns of every record `rowOf` makes. */
+	columns: PersonColumns;
 	/** What automatic mapping did, for the output. */
 	report?: AutoMappingReport;
 	/** Whether `rowOf` gives the same values each time it is asked (it reads the item JSON, evaluates nothing). */
@@ -193,7 +204,7 @@ interface RowPlan {
 /** The raw record of each item, by mapping mode; configuration errors are thrown as they are. */
 function planRows(this: IExecuteFunctions, items: INodeExecutionData[], options: IDataObject): RowPlan {
 	const mode = this.getNodeParameter('mappingMode', 0, 'auto') as string;
-	if (mode === 'define') return { rowOf: planDefinedRows.call(this), sameValues: false };
+	if (mode === 'define') return { ...planDefinedRows.call(this), sameValues: false };
 	const typeOverrides: Record<string, AttributeType> = {};
 	for (const { name, type } of this.getNodeParameter('typeOverrides.values', 0, []) as Array<{
 		name: string;
@@ -208,14 +219,19 @@ function planRows(this: IExecuteFunctions, items: INodeExecutionData[], options:
 	const mapping = planAutoMapping(jsonOf(items), { typeOverrides, ignoredKeys });
 	// One record filled again for each item: its values are checked or written at once, never kept.
 	const row = mapping.reusableRow();
-	return { rowOf: (itemIndex) => mapping.map(items[itemIndex].json, row), report: mapping.report, sameValues: true };
+	return {
+		rowOf: (itemIndex) => mapping.map(items[itemIndex].json, row),
+		columns: mapping.columns,
+		report: mapping.report,
+		sameValues: true,
+	};
 }
 
 function* jsonOf(items: INodeExecutionData[]): Generator<IDataObject> {
 	for (const item of items) yield item.json;
 }
 
-function planDefinedRows(this: IExecuteFunctions): (itemIndex: number) => RawPersonRow {
+function planDefinedRows(this: IExecuteFunctions): Pick<RowPlan, 'rowOf' | 'columns'> {
 	const definedPerson = (itemIndex: number): DefinedPerson => {
 		const fields: Partial<Record<PersonField, unknown>> = {};
 		for (const { field, value } of this.getNodeParameter('personFields.values', itemIndex, []) as Array<{
@@ -233,5 +249,8 @@ function planDefinedRows(this: IExecuteFunctions): (itemIndex: number) => RawPer
 		fields: Object.keys(first.fields) as PersonField[],
 		attributes: first.attributes,
 	});
-	return (itemIndex) => mapping.map(itemIndex === 0 ? first : definedPerson(itemIndex), itemIndex);
+	return {
+		rowOf: (itemIndex) => mapping.map(itemIndex === 0 ? first : definedPerson(itemIndex), itemIndex),
+		columns: mapping.columns,
+	};
 }
