@@ -90,6 +90,14 @@ export function isPlaceholder(text: string): boolean {
 /** Invented numbers (one digit repeated, or a run) are the phone module's, shared with recipients. */
 export { isInventedNumber };
 
+/**
+ * Whether `fieldText(value)` is valid text, not empty, for a value that is not absent (`isAbsent`): what a check that
+ * writes nothing needs to know, without trimming.
+ */
+export function isFieldText(value: unknown): boolean {
+	return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint';
+}
+
 /** Text of a person field: strings trimmed, numbers as digits; anything else is not text. */
 export function fieldText(value: unknown): string | Invalid {
 	if (typeof value === 'string') return value.trim();

@@ -76,6 +76,12 @@ describe('writing a checked record again without its checks', () => {
 			{ FirstName: 'H', Email: 'h@example.com', visits: 2 ** 60, vip: 'yes' },
 			{ FirstName: 'I', Email: 'N/A', Phone: '+55 11 99999-9999', vip: true, note: { a: 1 } },
 			{ Email: 'j@example.com', score: '1,5', seen: '2024-13-01' },
+			// Plain text fields in every form a check that writes nothing must judge as validation does.
+			{ FirstName: 42, LastName: true, Email: 'k@example.com' },
+			{ FirstName: NaN, LastName: { a: 1 }, Email: 'l@example.com', ExternalId: ['x'] },
+			{ FirstName: '   ', LastName: 7n, Email: 'm@example.com' },
+			{ FirstName: ' Nia ', ExternalId: Infinity, Email: 'n@example.com' },
+			{ LastName: -0.5, ExternalId: ' e-1 ', Email: 'o@example.com' },
 		];
 		const mapping = planAutoMapping(people, { typeOverrides: { visits: 'Integer', vip: 'Boolean', score: 'Float', seen: 'Datetime' } });
 		const verdicts = people.map((json, itemIndex) => {
@@ -86,6 +92,6 @@ describe('writing a checked record again without its checks', () => {
 			if (!isPersonRow(validated)) expect(checked).toEqual(validated);
 			return isPersonRow(validated);
 		});
-		expect(verdicts).toEqual([true, true, true, true, true, false, false, false, false, false]);
+		expect(verdicts).toEqual([true, true, true, true, true, false, false, false, false, false, false, false, true, false, true]);
 	});
 });
