@@ -254,23 +254,19 @@ const MAX_NATIONAL_LENGTH = 17;
 const MAX_CALLING_CODE_LENGTH = 3;
 
 /**
- * A plan's patterns, sticky (`y`): each is tried on the international digits from the national number's start (its
- * lastIndex, set before each test), which is how libphonenumber tries them on the national number alone, without
- * cutting it out. The metadata's patterns use no `^`, `\b` or lookbehind, which would tell the two apart.
+ * A plan's patterns, folded into one sticky (`y`) pattern per number type: it is tried on the international digits
+ * from the national number's start (its lastIndex), which is how libphonenumber tries each pattern on the national
+ * number alone, without cutting it out (the metadata's patterns use no `^`, `\b` or lookbehind, which would tell the
+ * two apart). One test instead of three: `(?!prefix)(?=national$)type$`, that is no national prefix to strip (such
+ * numbers go the full way), the national number's pattern, and the type's.
  */
 interface FastPlan {
-	/** libphonenumber strips what this matches at the start (a national prefix): such numbers go the full way. */
-	nationalPrefix: RegExp | undefined;
-	/** The whole national number must match (up to the end of the digits). */
-	national: RegExp;
-	/** Undefined when the plan has no types: then the national pattern alone decides. */
-	types: Array<{ lengths: number[] | undefined; pattern: RegExp }> | undefined;
+	/** One per type of the plan. */
+	types: Array<{ lengths: number[] | undefined; pattern: RegExp }>;
 }
 
 /** Calling code → its compiled plan, or null when it has no single country (the full parse decides there). */
 const fastPlans = new Map<string, FastPlan | null>();
-/** A sticky pattern that must match from its lastIndex to the end. */
-const toTheEnd = (pattern: string) => new RegExp(`(?:${pattern})$`, 'y');
 
 /** One reader for all lookups: selectNumberingPlan changes its selection, read at once below. */
 const metadata = new Metadata(maxMetadata);
@@ -282,19 +278,16 @@ function fastPlanOf(callingCode: string): FastPlan | null {
 	if (metadata.getCountryCodesForCallingCode(callingCode)?.length === 1) {
 		const numbering = metadata.selectNumberingPlan(callingCode).numberingPlan;
 		const prefix = numbering.nationalPrefixForParsing();
-		let types: FastPlan['types'];
-		if (numbering.hasTypes()) {
-			types = [];
-			for (const name of NUMBER_TYPES) {
-				const type = numbering.type(name);
-				if (type && type.pattern()) types.push({ lengths: type.possibleLengths(), pattern: toTheEnd(type.pattern()) });
-			}
+		const notPrefixed = prefix ? `(?!(?:${prefix}))` : '';
+		const national = `(?:${numbering.nationalNumberPattern()})$`;
+		// A plan without types (none in the max metadata) gets none here: the full parse decides its numbers.
+		const types: FastPlan['types'] = [];
+		for (const name of numbering.hasTypes() ? NUMBER_TYPES : []) {
+			const type = numbering.type(name);
+			if (!type || !type.pattern()) continue;
+			types.push({ lengths: type.possibleLengths(), pattern: new RegExp(`${notPrefixed}(?=${national})(?:${type.pattern()})$`, 'y') });
 		}
-		plan = {
-			nationalPrefix: prefix ? new RegExp(`(?:${prefix})`, 'y') : undefined,
-			national: toTheEnd(numbering.nationalNumberPattern()),
-			types,
-		};
+		plan = { types };
 	}
 	fastPlans.set(callingCode, plan);
 	return plan;
@@ -322,28 +315,23 @@ export function fastCheck(digits: string): PhoneCheck | undefined {
 	const nationalStart = callingCode.length;
 	const nationalLength = digits.length - nationalStart;
 	if (nationalLength < MIN_NATIONAL_LENGTH || nationalLength > MAX_NATIONAL_LENGTH) return undefined;
-	if (plan.nationalPrefix !== undefined && matchesFrom(plan.nationalPrefix, digits, nationalStart)) return undefined;
-	if (!matchesFrom(plan.national, digits, nationalStart)) return undefined;
-	if (plan.types !== undefined && !matchesAType(plan.types, digits, nationalStart)) return undefined;
+	if (!matchesAType(plan.types, digits, nationalStart)) return undefined;
 	if (isInventedNumber(digits, Math.max(nationalStart, digits.length - INVENTED_TAIL))) return { problem: INVENTED_PROBLEM };
 	return { digits };
 }
 
-/** Whether a sticky pattern matches `text` from `start`. */
-function matchesFrom(pattern: RegExp, text: string, start: number): boolean {
-	pattern.lastIndex = start;
-	return pattern.test(text);
-}
-
 /**
- * Whether the national number matches one of the plan's types (any one makes it valid, so the order does not
- * matter): the type that matched last is tried first next time, as a file's numbers are mostly of one type.
+ * Whether the national number (the digits from `nationalStart`) is valid as one of the plan's types (any one makes
+ * it valid, so the order does not matter): the type that matched last is tried first next time, as a file's numbers
+ * are mostly of one type.
  */
-function matchesAType(types: NonNullable<FastPlan['types']>, digits: string, nationalStart: number): boolean {
+function matchesAType(types: FastPlan['types'], digits: string, nationalStart: number): boolean {
 	const nationalLength = digits.length - nationalStart;
 	for (let t = 0; t < types.length; t++) {
 		const { lengths, pattern } = types[t];
-		if ((lengths === undefined || lengths.includes(nationalLength)) && matchesFrom(pattern, digits, nationalStart)) {
+		if (lengths !== undefined && !lengths.includes(nationalLength)) continue;
+		pattern.lastIndex = nationalStart;
+		if (pattern.test(digits)) {
 			if (t > 0) [types[0], types[t]] = [types[t], types[0]];
 			return true;
 		}

@@ -69,8 +69,11 @@ describe('phone fast path', () => {
 		// Read from the start of the digits, the 12 digits would fit no Portuguese pattern.
 		expect(fastCheck('351912345670')).toEqual({ digits: '351912345670' });
 		expect(fastCheck('3519123456701')).toBeUndefined();
-		// A national number starting with the national prefix (BR's 0) goes the full way.
+		// A national number that starts the way the plan's national prefix does goes the full way: BR's 0, and any
+		// Argentine number, as AR's prefix pattern is all optional (2262 240024 is a valid fixed line all the same).
 		expect(fastCheck('55011988887777')).toBeUndefined();
+		expect(fastCheck('542262240024')).toBeUndefined();
+		expect(checkPhone('+54 2262 24-0024')).toEqual({ digits: '542262240024' });
 	});
 
 	it('answers for Brazilian mobile and fixed numbers, and leaves invalid ones to the full parse', () => {
