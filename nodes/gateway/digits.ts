@@ -1,6 +1,6 @@
 /**
- * The ASCII digits of a text as a new string, built from their character codes: for phones and CPFs of a person
- * file, about half the cost of `replace(/\D/g, '')` (bench/phone.bench.ts), and a flat string for the patterns and
+ * The ASCII digits of a text as a new string, built from their character codes: for the phones of a person file
+ * (`+55 11 9…`), about half the cost of `replace(/\D/g, '')` as measured, and a flat string for the patterns and
  * writers that read it next (concatenated runs would give a rope that each of them flattens). Pure: no n8n imports.
  */
 
@@ -18,8 +18,19 @@ const codesOfLength = Array.from({ length: MAX_GATHERED_DIGITS + 1 }, (_, n) => 
 
 /** The text of the first `count` (at most MAX_GATHERED_DIGITS) codes in gatheredDigits. */
 export function digitsGathered(count: number): string {
+	const c = gatheredDigits;
+	// The usual counts of phones (11 to 13 digits with the country code) and CPFs (11) by a call of their arity,
+	// which costs less than an apply.
+	switch (count) {
+		case 11:
+			return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]);
+		case 12:
+			return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]);
+		case 13:
+			return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]);
+	}
 	const codes = codesOfLength[count];
-	for (let i = 0; i < count; i++) codes[i] = gatheredDigits[i];
+	for (let i = 0; i < count; i++) codes[i] = c[i];
 	return String.fromCharCode.apply(null, codes);
 }
 
