@@ -5,6 +5,7 @@
  */
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
 import { checkPhone, fastCheck, isInventedNumber } from '../../../nodes/gateway/phone';
 
@@ -74,6 +75,23 @@ describe('phone fast path', () => {
 		expect(fastCheck('55011988887777')).toBeUndefined();
 		expect(fastCheck('542262240024')).toBeUndefined();
 		expect(checkPhone('+54 2262 24-0024')).toEqual({ digits: '542262240024' });
+	});
+
+	it('reads plan patterns that look at nothing before where they start: they are tried from an offset of the digits', () => {
+		const metadata = maxMetadata as unknown as {
+			countries: Record<string, [string, string, string, ...unknown[]]>;
+		};
+		// A pattern tried from an offset would see the calling code through ^ (never there), \b, \B, a lookbehind or a
+		// backreference to the prefix's groups; the national number cut out would not.
+		const looksBehind = /\^|\\[bB1-9]|\(\?<[=!]/;
+		const patterns: string[] = [];
+		for (const plan of Object.values(metadata.countries)) {
+			const [, , national, , , , , prefixForParsing, , , , types] = plan as unknown[];
+			patterns.push(String(national), String(prefixForParsing ?? ''));
+			for (const type of (types as Array<[string] | 0> | undefined) ?? []) if (type) patterns.push(type[0]);
+		}
+		expect(patterns.length).toBeGreaterThan(1000);
+		expect(patterns.filter((pattern) => looksBehind.test(pattern))).toEqual([]);
 	});
 
 	it('answers for Brazilian mobile and fixed numbers, and leaves invalid ones to the full parse', () => {
