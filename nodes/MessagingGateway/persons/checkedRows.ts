@@ -11,7 +11,7 @@
  * as the raw values are the same (the caller's promise: the same item JSON, not an expression evaluated again).
  */
 import type { PersonRow, RawPersonRow } from './fields';
-import { type ReusableRow, writingPlanOf } from './validation';
+import { normaliseField, type ReusableRow, writingPlanOf } from './validation';
 import { isAbsent, isInvalid } from './values';
 
 /** Bits of a recheck mask, one per field: callers keep masks in a Uint16Array (a person file has 11 fields). */
@@ -47,7 +47,7 @@ export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: n
 		let text: string;
 		if (quick !== undefined && (recheck & (1 << i)) === 0) text = quick.write(value);
 		else {
-			const result = plan.fieldNormalisers[i](value);
+			const result = normaliseField(columns.fields[i], value);
 			if (isInvalid(result)) throw new RecordChangedError(itemIndex, columns.fields[i], result.reason);
 			text = result;
 		}

@@ -34,12 +34,28 @@ import {
 	normalisePhone,
 } from './values';
 
-/** The checked written form of the fields that have rules of their own; other fields are text (`fieldText`). */
-export const FIELD_NORMALISERS: Partial<Record<PersonField, (value: unknown) => string | Invalid>> = {
-	CPF: normaliseCpf,
-	Email: normaliseEmail,
-	Phone: normalisePhone,
-};
+/**
+ * The checked written form of a field's value: CPF, Email and Phone have rules of their own; other fields are text
+ * (`fieldText`). A switch rather than a function per field: one call site per rule, cheaper than one call site for
+ * all (a million records come through here five times each or more).
+ */
+export function normaliseField(field: PersonField, value: unknown): string | Invalid {
+	switch (field) {
+		case 'CPF':
+			return normaliseCpf(value);
+		case 'Email':
+			return normaliseEmail(value);
+		case 'Phone':
+			return normalisePhone(value);
+		default:
+			return fieldText(value);
+	}
+}
+
+/** Fields whose value is plain text: no rule of their own. */
+function isPlainTextField(field: PersonField): boolean {
+	return field !== 'CPF' && field !== 'Email' && field !== 'Phone';
+}
 
 /**
  * Values of a type that are valid without their written form being built: a quick `true` that agrees with the
@@ -67,7 +83,6 @@ function attributeIsValid(type: AttributeType, value: unknown): boolean {
  * The one source for validation here and for the second pass of checkedRows.ts, read once per set of columns.
  */
 export interface WritingPlan {
-	fieldNormalisers: Array<(value: unknown) => string | Invalid>;
 	/** Per field: its quick writer, or undefined when its checked form is already cheap (text is trimmed). */
 	quickWriters: Array<QuickWriter | undefined>;
 	attributeNormalisers: Array<(value: unknown) => string | Invalid>;
@@ -79,7 +94,6 @@ export function writingPlanOf(columns: PersonColumns): WritingPlan {
 	let plan = writingPlans.get(columns);
 	if (!plan) {
 		plan = {
-			fieldNormalisers: columns.fields.map((field) => FIELD_NORMALISERS[field] ?? fieldText),
 			quickWriters: columns.fields.map((field) => QUICK_WRITERS[field]),
 			attributeNormalisers: columns.attributes.map(({ type }) => ATTRIBUTE_NORMALISERS[type]),
 		};
@@ -116,7 +130,7 @@ function planFor(columns: PersonColumns, keys: KeyConfiguration): ColumnsPlan {
 			keyIndexes: KEY_FIELDS.map((field) => columns.fields.indexOf(field)).filter((index) => index >= 0),
 			requiredKeyIndex: keys.length > 0 ? columns.fields.indexOf(keys[0]) : -1,
 			isName: columns.fields.map((field) => (NAME_FIELDS as readonly string[]).includes(field)),
-			isText: columns.fields.map((field) => FIELD_NORMALISERS[field] === undefined),
+			isText: columns.fields.map(isPlainTextField),
 			attributeTypes: columns.attributes.map(({ type }) => type),
 		};
 		byKeys.set(keysId, plan);
@@ -205,7 +219,7 @@ function checkRecord(
 			if (plan.isName[i]) hasName = true;
 			continue;
 		}
-		const result = plan.fieldNormalisers[i](value);
+		const result = normaliseField(columns.fields[i], value);
 		if (isInvalid(result)) {
 			violations = addViolation(violations, itemIndex, columns.fields[i], result.reason, value);
 			continue;
