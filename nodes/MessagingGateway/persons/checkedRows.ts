@@ -12,7 +12,7 @@
  */
 import type { PersonRow, RawPersonRow } from './fields';
 import { normaliseField, type ReusableRow, writingPlanOf } from './validation';
-import { isAbsent, isInvalid } from './values';
+import { isAbsent, isInvalid, normaliseAttribute } from './values';
 
 /** Bits of a recheck mask, one per field: callers keep masks in a Uint16Array (a person file has 11 fields). */
 export const RECHECK_MASK_BITS = 16;
@@ -58,7 +58,7 @@ export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: n
 		const value = raw.attributes[i];
 		attributes[i] = undefined;
 		if (isAbsent(value)) continue;
-		const result = plan.attributeNormalisers[i](value);
+		const result = normaliseAttribute(plan.attributeTypes[i], value);
 		if (isInvalid(result)) throw new RecordChangedError(itemIndex, columns.attributes[i].name, result.reason);
 		attributes[i] = result;
 	}

@@ -22,7 +22,6 @@ import {
 } from './fields';
 import { QUICK_WRITERS, type QuickWriter } from './quickWriters';
 import {
-	ATTRIBUTE_NORMALISERS,
 	excerpt,
 	fieldText,
 	type Invalid,
@@ -30,6 +29,7 @@ import {
 	isFieldText,
 	isInvalid,
 	normaliseCpf,
+	normaliseAttribute,
 	normaliseEmail,
 	normalisePhone,
 } from './values';
@@ -85,7 +85,8 @@ function attributeIsValid(type: AttributeType, value: unknown): boolean {
 export interface WritingPlan {
 	/** Per field: its quick writer, or undefined when its checked form is already cheap (text is trimmed). */
 	quickWriters: Array<QuickWriter | undefined>;
-	attributeNormalisers: Array<(value: unknown) => string | Invalid>;
+	/** Per custom attribute: its type. */
+	attributeTypes: AttributeType[];
 }
 
 const writingPlans = new WeakMap<PersonColumns, WritingPlan>();
@@ -95,7 +96,7 @@ export function writingPlanOf(columns: PersonColumns): WritingPlan {
 	if (!plan) {
 		plan = {
 			quickWriters: columns.fields.map((field) => QUICK_WRITERS[field]),
-			attributeNormalisers: columns.attributes.map(({ type }) => ATTRIBUTE_NORMALISERS[type]),
+			attributeTypes: columns.attributes.map(({ type }) => type),
 		};
 		writingPlans.set(columns, plan);
 	}
@@ -110,7 +111,6 @@ interface ColumnsPlan extends WritingPlan {
 	isName: boolean[];
 	/** Per field: whether it is plain text (written by `fieldText`: no rule of its own). */
 	isText: boolean[];
-	attributeTypes: AttributeType[];
 }
 
 const plans = new WeakMap<PersonColumns, Map<string, ColumnsPlan>>();
@@ -131,7 +131,6 @@ function planFor(columns: PersonColumns, keys: KeyConfiguration): ColumnsPlan {
 			requiredKeyIndex: keys.length > 0 ? columns.fields.indexOf(keys[0]) : -1,
 			isName: columns.fields.map((field) => (NAME_FIELDS as readonly string[]).includes(field)),
 			isText: columns.fields.map(isPlainTextField),
-			attributeTypes: columns.attributes.map(({ type }) => type),
 		};
 		byKeys.set(keysId, plan);
 	}
@@ -247,7 +246,7 @@ function checkRecord(
 		if (isAbsent(value)) continue;
 		// Without a record to write, most values need no written form to know they are valid (a finite Float).
 		if (attributes === undefined && attributeIsValid(plan.attributeTypes[i], value)) continue;
-		const result = plan.attributeNormalisers[i](value);
+		const result = normaliseAttribute(plan.attributeTypes[i], value);
 		if (isInvalid(result)) {
 			const { name, type } = columns.attributes[i];
 			violations = addViolation(violations, itemIndex, name, `${result.reason} (${type})`, value);

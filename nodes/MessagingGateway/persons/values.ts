@@ -286,10 +286,21 @@ export function normaliseString(value: unknown): string | Invalid {
 	return String(value);
 }
 
-export const ATTRIBUTE_NORMALISERS: Record<AttributeType, (value: unknown) => string | Invalid> = {
-	String: normaliseString,
-	Integer: normaliseInteger,
-	Float: normaliseFloat,
-	Boolean: normaliseBoolean,
-	Datetime: normaliseDatetime,
-};
+/**
+ * The checked written form of a custom attribute value of a type (rule 5). A switch rather than a function per type:
+ * one call site per type, cheaper than one call site for all (it runs for every attribute of every record).
+ */
+export function normaliseAttribute(type: AttributeType, value: unknown): string | Invalid {
+	switch (type) {
+		case 'String':
+			return normaliseString(value);
+		case 'Integer':
+			return normaliseInteger(value);
+		case 'Float':
+			return normaliseFloat(value);
+		case 'Boolean':
+			return normaliseBoolean(value);
+		default:
+			return normaliseDatetime(value);
+	}
+}
