@@ -4,20 +4,31 @@
  * writers that read it next (concatenated runs would give a rope that each of them flattens). Pure: no n8n imports.
  */
 
+const NON_DIGITS = /\D/g;
+
 /** Texts with more digits than this (no phone or CPF) are read by a replace. */
 export const MAX_GATHERED_DIGITS = 31;
 
 /**
- * Scratch space, not state: the caller of digitsGathered writes the codes of the digits it found here (the first
- * MAX_GATHERED_DIGITS of them) and reads them back through digitsGathered within the same synchronous call.
+ * Scratch space, not state: the caller of digitsOfScannedText writes the codes of the digits it found here (the first
+ * MAX_GATHERED_DIGITS of them) and reads them back through digitsOfScannedText within the same synchronous call.
  */
 export const gatheredDigits = new Array<number>(MAX_GATHERED_DIGITS).fill(48);
 
 /** Per digit count n, an array of n codes for String.fromCharCode: scratch space, filled within one call. */
 const codesOfLength = Array.from({ length: MAX_GATHERED_DIGITS + 1 }, (_, n) => new Array<number>(n).fill(48));
 
+/**
+ * The digits of `text`, whose scan (the caller's, in this synchronous call) wrote the codes of its first digits into
+ * gatheredDigits and found `count` digits in all: built from those codes, or by a replace when there were more than
+ * gatheredDigits holds.
+ */
+export function digitsOfScannedText(text: string, count: number): string {
+	return count > MAX_GATHERED_DIGITS ? text.replace(NON_DIGITS, '') : digitsGathered(count);
+}
+
 /** The text of the first `count` (at most MAX_GATHERED_DIGITS) codes in gatheredDigits. */
-export function digitsGathered(count: number): string {
+function digitsGathered(count: number): string {
 	const c = gatheredDigits;
 	// The usual counts of phones (11 to 13 digits with the country code) and CPFs (11) by a call of their arity,
 	// which costs less than an apply.
@@ -34,7 +45,6 @@ export function digitsGathered(count: number): string {
 	return String.fromCharCode.apply(null, codes);
 }
 
-const NON_DIGITS = /\D/g;
 
 /** The ASCII digits of `text` (what `text.replace(/\D/g, '')` gives); the text itself when it is only digits. */
 export function asciiDigitsOf(text: string): string {
@@ -50,7 +60,7 @@ export function asciiDigitsOf(text: string): string {
 			count++;
 		}
 	}
-	return count > MAX_GATHERED_DIGITS ? text.replace(NON_DIGITS, '') : digitsGathered(count);
+	return digitsOfScannedText(text, count);
 }
 
 function isDigit(code: number): boolean {

@@ -13,7 +13,7 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import * as libphonenumberCore from 'libphonenumber-js/core';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
-import { digitsGathered, gatheredDigits, MAX_GATHERED_DIGITS } from './digits';
+import { asciiDigitsOf, digitsOfScannedText, gatheredDigits, MAX_GATHERED_DIGITS } from './digits';
 
 export type { CountryCode };
 
@@ -62,9 +62,9 @@ function digitsOfNumberText(raw: string): string | undefined {
 		// `+` alone (or with only marks) is not number text: NUMBER_TEXT wants a character after the `+`.
 		if (raw.length === 1 && raw.charCodeAt(0) === 43) return undefined;
 		if (onlyDigits) return raw;
-		return digitCount > MAX_GATHERED_DIGITS ? raw.replace(/\D/g, '') : digitsGathered(digitCount);
+		return digitsOfScannedText(raw, digitCount);
 	}
-	return NUMBER_TEXT.test(raw) ? raw.replace(/\D/g, '') : undefined;
+	return NUMBER_TEXT.test(raw) ? asciiDigitsOf(raw) : undefined;
 }
 
 const ASCENDING = '01234567890123456789';
