@@ -58,7 +58,7 @@ export function writeCheckedRow(raw: RawPersonRow, recheck: number, itemIndex: n
 		const value = raw.attributes[i];
 		attributes[i] = undefined;
 		if (isAbsent(value)) continue;
-		const result = normaliseAttribute(plan.attributeTypes[i], value);
+		const result = normaliseAttribute(columns.attributes[i].type, value);
 		if (isInvalid(result)) throw new RecordChangedError(itemIndex, columns.attributes[i].name, result.reason);
 		attributes[i] = result;
 	}

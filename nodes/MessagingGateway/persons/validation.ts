@@ -35,8 +35,8 @@ import {
 } from './values';
 
 /**
- * The checked written form of a field's value: CPF, Email and Phone have rules of their own; other fields are text
- * (`fieldText`). A switch rather than a function per field: one call site per rule, cheaper than one call site for
+ * The checked written form of a field's value: the key fields (CPF, Email, Phone) have rules of their own (rule 4);
+ * other fields are text (`fieldText`, see isPlainTextField). A switch rather than a function per field: one call site per rule, cheaper than one call site for
  * all (a million records come through here five times each or more).
  */
 export function normaliseField(field: PersonField, value: unknown): string | Invalid {
@@ -52,9 +52,9 @@ export function normaliseField(field: PersonField, value: unknown): string | Inv
 	}
 }
 
-/** Fields whose value is plain text: no rule of their own. */
+/** Fields whose value is plain text: the fields other than the keys, which normaliseField writes by `fieldText`. */
 function isPlainTextField(field: PersonField): boolean {
-	return field !== 'CPF' && field !== 'Email' && field !== 'Phone';
+	return !(KEY_FIELDS as readonly string[]).includes(field);
 }
 
 /**
@@ -85,8 +85,6 @@ function attributeIsValid(type: AttributeType, value: unknown): boolean {
 export interface WritingPlan {
 	/** Per field: its quick writer, or undefined when its checked form is already cheap (text is trimmed). */
 	quickWriters: Array<QuickWriter | undefined>;
-	/** Per custom attribute: its type. */
-	attributeTypes: AttributeType[];
 }
 
 const writingPlans = new WeakMap<PersonColumns, WritingPlan>();
@@ -96,7 +94,6 @@ export function writingPlanOf(columns: PersonColumns): WritingPlan {
 	if (!plan) {
 		plan = {
 			quickWriters: columns.fields.map((field) => QUICK_WRITERS[field]),
-			attributeTypes: columns.attributes.map(({ type }) => type),
 		};
 		writingPlans.set(columns, plan);
 	}
@@ -245,10 +242,10 @@ function checkRecord(
 		if (attributes !== undefined) attributes[i] = undefined;
 		if (isAbsent(value)) continue;
 		// Without a record to write, most values need no written form to know they are valid (a finite Float).
-		if (attributes === undefined && attributeIsValid(plan.attributeTypes[i], value)) continue;
-		const result = normaliseAttribute(plan.attributeTypes[i], value);
+		const { name, type } = columns.attributes[i];
+		if (attributes === undefined && attributeIsValid(type, value)) continue;
+		const result = normaliseAttribute(type, value);
 		if (isInvalid(result)) {
-			const { name, type } = columns.attributes[i];
 			violations = addViolation(violations, itemIndex, name, `${result.reason} (${type})`, value);
 		} else if (attributes !== undefined) attributes[i] = result;
 	}
