@@ -17,7 +17,7 @@ export class MessagingGatewayApi implements ICredentialType {
 		dark: 'file:../icons/messagingGateway.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-messaging-gateway/n8n-nodes-messaging-gateway#credentials';
+	documentationUrl = 'https://github.com/messaging-gateway/n8n-nodes-messaging-gateway/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

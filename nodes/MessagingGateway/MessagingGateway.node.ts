@@ -18,6 +18,8 @@ export class MessagingGateway implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Gateway',
 		name: 'messagingGateway',
+		// A page, not an anchor: n8n appends its tracking query to the link, which would land inside a #fragment.
+		documentationUrl: 'https://github.com/messaging-gateway/n8n-nodes-messaging-gateway/blob/main/docs/operations.md',
 		icon: { light: 'file:../../icons/messagingGateway.svg', dark: 'file:../../icons/messagingGateway.dark.svg' },
 		group: ['output'],
 		version: [1, 1.1],

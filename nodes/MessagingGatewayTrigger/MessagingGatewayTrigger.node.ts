@@ -36,6 +36,8 @@ export class MessagingGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Gateway Trigger',
 		name: 'messagingGatewayTrigger',
+		// A page, not an anchor: n8n appends its tracking query to the link, which would land inside a #fragment.
+		documentationUrl: 'https://github.com/messaging-gateway/n8n-nodes-messaging-gateway/blob/main/docs/trigger.md',
 		icon: { light: 'file:../../icons/messagingGateway.svg', dark: 'file:../../icons/messagingGateway.dark.svg' },
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n evaluates `$parameter.options.binaryData` through its expression sandbox on every
