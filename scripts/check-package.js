@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `node scripts/check-package.js`: what `npm pack` would put in the tarball, checked after a build. It must hold every
+ * node and credential package.json names, their codex files (*.node.json) and icons, and nothing that is not shipped
+ * code: no test, benchmark, script, example or source TypeScript file. Prints the file count and size; exits 1 on
+ * the first list of problems.
+ */
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { npmCli } = require('./lib/install');
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const pkg = require(path.join(REPO_ROOT, 'package.json'));
+
+// --ignore-scripts: prepack would build again; this checks the build that is there.
+const out = execFileSync(process.execPath, [npmCli(), 'pack', '--dry-run', '--json', '--ignore-scripts'], {
+	cwd: REPO_ROOT,
+	encoding: 'utf8',
+	stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [packed] = JSON.parse(out);
+const files = packed.files.map((f) => f.path);
+const problems = [];
+
+const allowedOutsideDist = new Set(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']);
+for (const file of files) {
+	if (!file.startsWith('dist/') && !allowedOutsideDist.has(file)) problems.push(`not shipped code: ${file}`);
+	if (/^dist\/(test|bench|scripts|examples)\//.test(file) || /\.(test|bench|e2e)\.[jt]s$/.test(file)) {
+		problems.push(`test or benchmark file: ${file}`);
+	}
+	if (file.endsWith('.ts') && !file.endsWith('.d.ts')) problems.push(`TypeScript source: ${file}`);
+}
+
+const required = [...pkg.n8n.credentials, ...pkg.n8n.nodes];
+for (const node of pkg.n8n.nodes) required.push(node.replace(/\.js$/, '.json'));
+required.push(pkg.main, 'dist/icons/messagingGateway.svg', 'dist/icons/messagingGateway.dark.svg');
+for (const file of required) {
+	if (!files.includes(file)) problems.push(`missing: ${file}`);
+}
+
+if (problems.length) {
+	console.error(`${packed.filename}: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
+	process.exit(1);
+}
+console.log(`${packed.filename}: ${files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked; no test or benchmark file`);
