@@ -3,12 +3,11 @@
  * checks (the numbering plan, the e-mail's form, the check digits). Used only where a first pass found the quick form
  * equal to the checked one (see checkedRows.ts): `+44 020…` loses its national 0 and `0055…` its `00` only when checked.
  */
-import { asciiDigitsOf } from '../../gateway/digits';
 import type { PersonField } from './fields';
 
 /** The digits of a value: the written form of a valid phone or CPF in the usual case. */
 function quickDigits(value: unknown): string {
-	return typeof value === 'string' ? asciiDigitsOf(value) : String(value);
+	return typeof value === 'string' ? value.replace(/\D/g, '') : String(value);
 }
 
 /** Whether `quickDigits(value)` is `written`, without building it (the first pass asks this of every phone). */

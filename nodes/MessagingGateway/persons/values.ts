@@ -163,7 +163,7 @@ export function normalisePhone(value: unknown): string | Invalid {
 	return 'digits' in checked ? checked.digits : invalid(checked.problem);
 }
 
-const PERSON_PHONE_OPTIONS = { nationalHint: 'write it with its country code, e.g. 5511988887777' };
+const PERSON_PHONE_OPTIONS = { nationalHint: 'write it with its country code, e.g. 5511988887777', keyField: true };
 
 // ---- Custom attribute values (rule 5) ----
 
