@@ -116,19 +116,8 @@ export interface AutoMappingReport {
 export interface AutoMapping {
 	readonly columns: PersonColumns;
 	readonly report: AutoMappingReport;
-	/**
-	 * Maps one item's JSON onto the columns; cheap, holds nothing. With `reuse` (from `reusableRow`), fills and
-	 * returns that record instead of a new one: for a caller that is done with the previous record.
-	 */
-	map(json: Readonly<Record<string, unknown>>, reuse?: ReusableRawRow): RawPersonRow;
-	/** A record for `map` to fill again and again. */
-	reusableRow(): ReusableRawRow;
-}
-
-/** A raw record whose values `AutoMapping.map` replaces for each item. */
-export interface ReusableRawRow extends RawPersonRow {
-	readonly fields: unknown[];
-	readonly attributes: unknown[];
+	/** Maps one item's JSON onto the columns: a new record each time, holding nothing of the item but its values. */
+	map(json: Readonly<Record<string, unknown>>): RawPersonRow;
 }
 
 /** `Ana Maria Souza` → [`Ana Maria`, `Souza`]; one word is a first name. */
@@ -161,10 +150,7 @@ export function planAutoMapping(
 	/** Custom attribute names in order of first sight, and the kinds of values seen for each. */
 	const attributeNames: string[] = [];
 	const attributeKinds: number[] = [];
-	/**
-	 * Every key seen → its attribute's position, or NOT_AN_ATTRIBUTE (a person field, a name to split, ignored): one
-	 * Map lookup per key and item after its first sight.
-	 */
+	/** Every key seen → its attribute's position, or NOT_AN_ATTRIBUTE (a person field, a name to split, ignored). */
 	const positionByKey = new Map<string, number>();
 	const NOT_AN_ATTRIBUTE = -1;
 	const splitNames: string[] = [];
@@ -189,25 +175,13 @@ export function planAutoMapping(
 		return attributeNames.length - 1;
 	};
 
-	// The keys of the last item in order with their positions: items of a sheet share their keys, so most keys are
-	// found here by one comparison instead of a Map lookup.
-	const lastKeys: string[] = [];
-	const lastPositions: number[] = [];
 	for (const json of items) {
-		let k = 0;
 		for (const key in json) {
-			let position: number | undefined;
-			if (lastKeys[k] === key) position = lastPositions[k];
-			else {
-				position = positionByKey.get(key);
-				if (position === undefined) {
-					position = classifyKey(key);
-					positionByKey.set(key, position);
-				}
-				lastKeys[k] = key;
-				lastPositions[k] = position;
+			let position = positionByKey.get(key);
+			if (position === undefined) {
+				position = classifyKey(key);
+				positionByKey.set(key, position);
 			}
-			k++;
 			if (position === NOT_AN_ATTRIBUTE) continue;
 			const kinds = attributeKinds[position];
 			// Text settles the type (String whatever comes next): the values after it need not be read.
@@ -241,11 +215,8 @@ export function planAutoMapping(
 	return {
 		columns,
 		report,
-		reusableRow() {
-			return { columns, fields: new Array<unknown>(fields.length), attributes: new Array<unknown>(attributeNames.length) };
-		},
-		map(json, reuse) {
-			const fieldValues = reuse?.fields ?? new Array<unknown>(fields.length);
+		map(json) {
+			const fieldValues = new Array<unknown>(fields.length);
 			for (let i = 0; i < fieldSources.length; i++) {
 				const sources = fieldSources[i];
 				let value = sources.length > 0 ? json[sources[0]] : undefined;
@@ -258,9 +229,8 @@ export function planAutoMapping(
 				for (let s = 0; s < splitNames.length && isAbsent(fullName); s++) fullName = json[splitNames[s]];
 				[fieldValues[firstNameAt], fieldValues[lastNameAt]] = splitFullName(fullName);
 			}
-			const attributeValues = reuse?.attributes ?? new Array<unknown>(attributeNames.length);
-			for (let i = 0; i < attributeNames.length; i++) attributeValues[i] = json[attributeNames[i]];
-			return reuse ?? { columns, fields: fieldValues, attributes: attributeValues };
+			const attributeValues = attributeNames.map((name) => json[name]);
+			return { columns, fields: fieldValues, attributes: attributeValues };
 		},
 	};
 }

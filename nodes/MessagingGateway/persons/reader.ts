@@ -182,12 +182,8 @@ function isJsonSpace(code: number): boolean {
 	return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
-/** Columns are shared between records with the same keys, so that validation plans are reused. */
-const MAX_CACHED_COLUMNS = 1000;
-
 /** The records of a JSON person file (an array of person objects). */
 export async function* readJsonPersonFile(input: Input): AsyncGenerator<FileRecord> {
-	const columnsBySignature = new Map<string, PersonColumns>();
 	let index = 0;
 	for await (const element of scanJsonArray(input)) {
 		const recordIndex = index++;
@@ -241,13 +237,7 @@ export async function* readJsonPersonFile(input: Input): AsyncGenerator<FileReco
 			yield bad;
 			continue;
 		}
-		const signature = `${fields.join(',')}|${attributes.map(({ name, type }) => `${name}:${type}`).join('\u0000')}`;
-		let columns = columnsBySignature.get(signature);
-		if (!columns) {
-			columns = { fields, attributes };
-			if (columnsBySignature.size < MAX_CACHED_COLUMNS) columnsBySignature.set(signature, columns);
-		}
-		yield { index: recordIndex, raw: { columns, fields: fieldValues, attributes: attributeValues } };
+		yield { index: recordIndex, raw: { columns: { fields, attributes }, fields: fieldValues, attributes: attributeValues } };
 	}
 }
 
