@@ -1,12 +1,11 @@
 /**
  * Item JSON → person record (spec 2.8), in two modes.
  *
- * Auto: keys that name a person field, ignoring case, underscores, dashes and spaces (`email`, `first_name`,
- * `firstName`), or a usual spreadsheet name of it (`E-mail`, `Mail`, `Mobile`, `Celular`, `WhatsApp`), fill that
- * field; a whole-name column (`Name`, `Full Name`, `Nome`) is split into FirstName and LastName; every other key becomes a custom attribute whose type is inferred from its values
- * across all items (see `inferAttributeType`) unless overridden. Nested objects and arrays are written as compact
- * JSON text in a String attribute (lossless and visible, rather than silently dropped); in a person field they are
- * refused by validation ("must be text").
+ * Auto: keys that name a person field, ignoring case, underscores, dashes and spaces (`email`, `first_name`), or a
+ * usual spreadsheet name of it (`E-mail`, `Mobile`, `Celular`, `WhatsApp`), fill that field; a whole-name column
+ * (`Name`, `Nome`) is split into FirstName and LastName; every other key becomes a custom attribute whose type is
+ * inferred from its values across all items (see `inferAttributeType`) unless overridden. Nested objects and arrays
+ * are written as compact JSON text in a String attribute; in a person field they are refused ("must be text").
  *
  * Defined: the fields and custom attributes (name, type, value) are given explicitly, per item.
  */
@@ -32,6 +31,12 @@ export class PersonMappingError extends Error {
 	) {
 		super(message);
 		this.name = 'PersonMappingError';
+	}
+}
+
+function checkAttributeType(name: string, type: string): void {
+	if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
+		throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
 	}
 }
 
@@ -139,11 +144,7 @@ export function planAutoMapping(
 ): AutoMapping {
 	const ignored = new Set(options.ignoredKeys ?? []);
 	const overrides = options.typeOverrides ?? {};
-	for (const [name, type] of Object.entries(overrides)) {
-		if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
-			throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
-		}
-	}
+	for (const [name, type] of Object.entries(overrides)) checkAttributeType(name, type);
 
 	/** Person field → the item keys that fill it, an exact PascalCase key first. */
 	const sourcesByField = new Map<PersonField, string[]>();
@@ -268,9 +269,7 @@ export function planDefinedMapping(configuration: {
 	const attributes: Array<{ name: string; type: AttributeType }> = [];
 	for (const { name, type } of configuration.attributes) {
 		if (name.trim() === '') throw new PersonMappingError('A custom attribute has no name');
-		if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
-			throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
-		}
+		checkAttributeType(name, type);
 		if (attributeIndex.has(name)) throw new PersonMappingError(`Custom attribute "${name}" is defined twice`);
 		attributeIndex.set(name, attributes.length);
 		attributes.push({ name, type });
