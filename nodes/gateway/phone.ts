@@ -95,7 +95,7 @@ export function checkPhone(input: unknown, options: PhoneCheckOptions = {}): Pho
 	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry, keyField);
 	const hint = options.nationalHint ?? DEFAULT_COUNTRY_HINT;
 	if (digits.startsWith('0')) return { problem: `looks like a national number (it starts with 0); ${hint}` };
-	const number = parsePhoneNumberFromString(`+${digits}`);
+	const number = parse(`+${digits}`);
 	if (number?.isValid()) return notInvented(number, keyField);
 	return { problem: `is not a valid international number; if it is a national number, ${hint}` };
 }
@@ -111,9 +111,9 @@ export function phoneProblemText(input: unknown, problem: string): string {
  * different numbers are refused, unless written the national way: a trunk prefix 0 or an area code in brackets.
  */
 function nationalOrInternational(raw: string, digits: string, country: CountryCode, keyField: boolean): PhoneCheck {
-	const national = parsePhoneNumberFromString(digits, country);
+	const national = parse(digits, country);
 	const writtenNationally = digits.startsWith('0') || raw.startsWith('(');
-	const international = writtenNationally ? undefined : parsePhoneNumberFromString(`+${digits}`);
+	const international = writtenNationally ? undefined : parse(`+${digits}`);
 	const nationalValid = national?.isValid() === true;
 	const internationalValid = international?.isValid() === true;
 	if (nationalValid && internationalValid && national.number !== international.number) {
@@ -128,7 +128,7 @@ function nationalOrInternational(raw: string, digits: string, country: CountryCo
 
 /** `digits`: the international digits, without `+` or `00`. */
 function international(digits: string, keyField: boolean): PhoneCheck {
-	const number = parsePhoneNumberFromString(`+${digits}`);
+	const number = parse(`+${digits}`);
 	if (!number) {
 		const known = /^[1-9]/.test(digits) && digits.length > 3;
 		return {
@@ -139,6 +139,14 @@ function international(digits: string, keyField: boolean): PhoneCheck {
 	}
 	if (!number.isValid()) return { problem: planProblem(number) };
 	return notInvented(number, keyField);
+}
+
+/**
+ * The library's reading of digits (with `+` when international): strict (`extract: false`), as the text is already
+ * known to be only a number; it also spares the search for a number inside text.
+ */
+function parse(digits: string, defaultCountry?: CountryCode): PhoneNumber | undefined {
+	return parsePhoneNumberFromString(digits, { defaultCountry, extract: false });
 }
 
 /** A valid number's digits, unless its subscriber digits are invented (see the module's comment for which). */
