@@ -59,6 +59,7 @@ const PLACEHOLDERS = new Set([
 	'sem',
 	'empty',
 	'vazio',
+	'(vazio)',
 	'0',
 	'x',
 	'xx',

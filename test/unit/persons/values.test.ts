@@ -1,7 +1,7 @@
 import { isPlaceholder, normalisePhone } from '../../../nodes/MessagingGateway/persons/values';
 
 describe('isPlaceholder', () => {
-	it.each(['0', ' 0 ', '0\u00a0', 'N/A', 'x', '-', '...', '?', 'Não Informado', 'NULL'])('%p is a placeholder', (text) => {
+	it.each(['0', ' 0 ', '0\u00a0', 'N/A', 'x', '-', '...', '?', 'Não Informado', 'NULL', '(vazio)', ' (VAZIO) '])('%p is a placeholder', (text) => {
 		expect(isPlaceholder(text)).toBe(true);
 	});
 
