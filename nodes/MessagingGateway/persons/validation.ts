@@ -4,7 +4,7 @@
  * - No keys configured: at least one of Email, CPF, Phone (rule 2). Keys configured: the highest-priority key (rule 3).
  * - FirstName or LastName (rule 3).
  * - Every key value present is real (rule 4): no placeholder, no invented number, CPF check digits, e-mail form,
- *   phone of 8-15 international digits. A bad optional key value fails the record too: the rule forbids sending it.
+ *   a phone valid in its country's plan (docs/phone-numbers.md). A bad optional key value fails the record too.
  * - Custom attribute values conform to their type (rule 5).
  *
  * Violations show a short excerpt of the bad value: users fix their sheets faster when they see it.

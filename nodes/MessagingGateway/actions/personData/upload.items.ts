@@ -3,7 +3,8 @@
  * is larger than the part size). Output: one item per part sent, paired with the items whose records it holds.
  *
  * "On Invalid Records: Fail" checks every item before the first byte is sent, so that a bad record never leaves a
- * partial upload behind; "Skip" checks them while they are written, and an item whose record cannot even be built
+ * partial upload behind, then validates each again by the same function as it writes it (a record whose value changed
+ * in between fails the upload); "Skip" checks them while they are written, and an item whose record cannot even be built
  * (an attribute whose type changes between items, an expression that fails) is skipped and reported like an
  * invalid one.
  *
