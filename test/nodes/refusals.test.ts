@@ -102,7 +102,7 @@ const catalogue: Array<[string, Refusal]> = [
 	['+55 11 0000-0000 (not in the plan of Brazil)', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 11 0000-0000' }), reason: /not a valid number of BR/ }],
 	['+55 99999-9999 (no area code)', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 99999-9999' }), reason: /not a valid number of BR/ }],
 	['+55 11 99999-9999 (repeated digits)', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 11 99999-9999' }), reason: /invented/ }],
-	['+55 11 91234-5678 (a run of digits)', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 11 91234-5678' }), reason: /invented/ }],
+	['+55 11 90000-0000 (one digit repeated)', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 11 90000-0000' }), reason: /one digit repeated/ }],
 	['a number with too many digits', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 11 98888-7777-1234' }), reason: /too many digits/ }],
 	['a number with too few digits', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+55 1234' }) }],
 	['an unknown country code', { field: 'Recipient Phone Number', parameters: text({ recipientPhoneNumber: '+999 1234 5678' }), reason: /country code/ }],

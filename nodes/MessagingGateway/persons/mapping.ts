@@ -1,12 +1,11 @@
 /**
  * Item JSON → person record (spec 2.8), in two modes.
  *
- * Auto: keys that name a person field, ignoring case, underscores, dashes and spaces (`email`, `first_name`,
- * `firstName`), or a usual spreadsheet name of it (`E-mail`, `Mail`, `Mobile`, `Celular`, `WhatsApp`), fill that
- * field; a whole-name column (`Name`, `Full Name`, `Nome`) is split into FirstName and LastName; every other key becomes a custom attribute whose type is inferred from its values
- * across all items (see `inferAttributeType`) unless overridden. Nested objects and arrays are written as compact
- * JSON text in a String attribute (lossless and visible, rather than silently dropped); in a person field they are
- * refused by validation ("must be text").
+ * Auto: keys that name a person field, ignoring case, underscores, dashes and spaces (`email`, `first_name`), or a
+ * usual spreadsheet name of it (`E-mail`, `Mobile`, `Celular`, `WhatsApp`), fill that field; a whole-name column
+ * (`Name`, `Nome`) is split into FirstName and LastName; every other key becomes a custom attribute whose type is
+ * inferred from its values across all items (see `inferAttributeType`) unless overridden. Nested objects and arrays
+ * are written as compact JSON text in a String attribute; in a person field they are refused ("must be text").
  *
  * Defined: the fields and custom attributes (name, type, value) are given explicitly, per item.
  */
@@ -32,6 +31,12 @@ export class PersonMappingError extends Error {
 	) {
 		super(message);
 		this.name = 'PersonMappingError';
+	}
+}
+
+function checkAttributeType(name: string, type: string): void {
+	if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
+		throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
 	}
 }
 
@@ -116,19 +121,8 @@ export interface AutoMappingReport {
 export interface AutoMapping {
 	readonly columns: PersonColumns;
 	readonly report: AutoMappingReport;
-	/**
-	 * Maps one item's JSON onto the columns; cheap, holds nothing. With `reuse` (from `reusableRow`), fills and
-	 * returns that record instead of a new one: for a caller that is done with the previous record.
-	 */
-	map(json: Readonly<Record<string, unknown>>, reuse?: ReusableRawRow): RawPersonRow;
-	/** A record for `map` to fill again and again. */
-	reusableRow(): ReusableRawRow;
-}
-
-/** A raw record whose values `AutoMapping.map` replaces for each item. */
-export interface ReusableRawRow extends RawPersonRow {
-	readonly fields: unknown[];
-	readonly attributes: unknown[];
+	/** Maps one item's JSON onto the columns: a new record each time, holding nothing of the item but its values. */
+	map(json: Readonly<Record<string, unknown>>): RawPersonRow;
 }
 
 /** `Ana Maria Souza` → [`Ana Maria`, `Souza`]; one word is a first name. */
@@ -150,21 +144,14 @@ export function planAutoMapping(
 ): AutoMapping {
 	const ignored = new Set(options.ignoredKeys ?? []);
 	const overrides = options.typeOverrides ?? {};
-	for (const [name, type] of Object.entries(overrides)) {
-		if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
-			throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
-		}
-	}
+	for (const [name, type] of Object.entries(overrides)) checkAttributeType(name, type);
 
 	/** Person field → the item keys that fill it, an exact PascalCase key first. */
 	const sourcesByField = new Map<PersonField, string[]>();
 	/** Custom attribute names in order of first sight, and the kinds of values seen for each. */
 	const attributeNames: string[] = [];
 	const attributeKinds: number[] = [];
-	/**
-	 * Every key seen → its attribute's position, or NOT_AN_ATTRIBUTE (a person field, a name to split, ignored): one
-	 * Map lookup per key and item after its first sight.
-	 */
+	/** Every key seen → its attribute's position, or NOT_AN_ATTRIBUTE (a person field, a name to split, ignored). */
 	const positionByKey = new Map<string, number>();
 	const NOT_AN_ATTRIBUTE = -1;
 	const splitNames: string[] = [];
@@ -189,25 +176,13 @@ export function planAutoMapping(
 		return attributeNames.length - 1;
 	};
 
-	// The keys of the last item in order with their positions: items of a sheet share their keys, so most keys are
-	// found here by one comparison instead of a Map lookup.
-	const lastKeys: string[] = [];
-	const lastPositions: number[] = [];
 	for (const json of items) {
-		let k = 0;
 		for (const key in json) {
-			let position: number | undefined;
-			if (lastKeys[k] === key) position = lastPositions[k];
-			else {
-				position = positionByKey.get(key);
-				if (position === undefined) {
-					position = classifyKey(key);
-					positionByKey.set(key, position);
-				}
-				lastKeys[k] = key;
-				lastPositions[k] = position;
+			let position = positionByKey.get(key);
+			if (position === undefined) {
+				position = classifyKey(key);
+				positionByKey.set(key, position);
 			}
-			k++;
 			if (position === NOT_AN_ATTRIBUTE) continue;
 			const kinds = attributeKinds[position];
 			// Text settles the type (String whatever comes next): the values after it need not be read.
@@ -241,11 +216,8 @@ export function planAutoMapping(
 	return {
 		columns,
 		report,
-		reusableRow() {
-			return { columns, fields: new Array<unknown>(fields.length), attributes: new Array<unknown>(attributeNames.length) };
-		},
-		map(json, reuse) {
-			const fieldValues = reuse?.fields ?? new Array<unknown>(fields.length);
+		map(json) {
+			const fieldValues = new Array<unknown>(fields.length);
 			for (let i = 0; i < fieldSources.length; i++) {
 				const sources = fieldSources[i];
 				let value = sources.length > 0 ? json[sources[0]] : undefined;
@@ -258,9 +230,8 @@ export function planAutoMapping(
 				for (let s = 0; s < splitNames.length && isAbsent(fullName); s++) fullName = json[splitNames[s]];
 				[fieldValues[firstNameAt], fieldValues[lastNameAt]] = splitFullName(fullName);
 			}
-			const attributeValues = reuse?.attributes ?? new Array<unknown>(attributeNames.length);
-			for (let i = 0; i < attributeNames.length; i++) attributeValues[i] = json[attributeNames[i]];
-			return reuse ?? { columns, fields: fieldValues, attributes: attributeValues };
+			const attributeValues = attributeNames.map((name) => json[name]);
+			return { columns, fields: fieldValues, attributes: attributeValues };
 		},
 	};
 }
@@ -298,9 +269,7 @@ export function planDefinedMapping(configuration: {
 	const attributes: Array<{ name: string; type: AttributeType }> = [];
 	for (const { name, type } of configuration.attributes) {
 		if (name.trim() === '') throw new PersonMappingError('A custom attribute has no name');
-		if (!(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
-			throw new PersonMappingError(`Type "${type}" of attribute "${name}" is not one of ${ATTRIBUTE_TYPES.join(', ')}`);
-		}
+		checkAttributeType(name, type);
 		if (attributeIndex.has(name)) throw new PersonMappingError(`Custom attribute "${name}" is defined twice`);
 		attributeIndex.set(name, attributes.length);
 		attributes.push({ name, type });

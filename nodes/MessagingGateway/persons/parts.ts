@@ -16,10 +16,7 @@ import { CHUNK_CHARS, type PersonFileFormat } from './writers';
 /** UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair, 2 units, takes 4). */
 const MAX_UTF8_BYTES_PER_CHAR = 3;
 
-/**
- * A valid record and the input item (or file record) it came from. A source may hand the same object (and row) again
- * with the next record's values: a part writes each record before it asks for the next.
- */
+/** A valid record and the input item (or file record) it came from. */
 export interface SourceRecord {
 	itemIndex: number;
 	row: PersonRow;
@@ -84,6 +81,8 @@ function iteratorOf(records: Iterable<SourceRecord> | AsyncIterable<SourceRecord
 /** The shared source of records with one record of look-ahead (the one that did not fit into the previous part). */
 class RecordSource {
 	private pending: SourceRecord | undefined;
+	/** The source's failure when it came before a part started: the part that reads it fails with it. */
+	private failure: unknown;
 	/** Dropped at the end: the iterator's closure may hold all input items, and a sent part outlives the upload. */
 	private iterator: Source | undefined;
 
@@ -93,6 +92,11 @@ class RecordSource {
 
 	/** The next record, or undefined at the end. Returns a promise only when the source is asynchronous. */
 	next(): SourceRecord | undefined | Promise<SourceRecord | undefined> {
+		if (this.failure !== undefined) {
+			const failure = this.failure;
+			this.failure = undefined;
+			throw failure;
+		}
 		if (this.pending) {
 			const record = this.pending;
 			this.pending = undefined;
@@ -106,6 +110,22 @@ class RecordSource {
 
 	putBack(record: SourceRecord): void {
 		this.pending = record;
+	}
+
+	/**
+	 * The next record, left to be taken again, or undefined at the end. A source that fails here (a record that
+	 * cannot be written) has its failure kept for the next `next()`, so that it ends a part like any record's failure.
+	 */
+	async peek(): Promise<SourceRecord | undefined | 'failed'> {
+		try {
+			const record = await this.next();
+			if (record !== undefined) this.putBack(record);
+			return record;
+		} catch (error) {
+			this.iterator = undefined;
+			this.failure = error ?? new Error('The records could not be read');
+			return 'failed';
+		}
 	}
 
 	private take(result: IteratorResult<SourceRecord>): SourceRecord | undefined {
@@ -203,7 +223,7 @@ class PartStream extends Readable {
 				}
 			}
 			if (!fits) {
-				// The record starts the next part (a source may hand the same object again: nothing else is asked first).
+				// The record starts the next part.
 				source.putBack(record);
 				this.finish(chunk);
 				return;
@@ -247,10 +267,9 @@ export async function* splitPersonFile(
 	const maxPartBytes = options.maxPartBytes ?? PERSON_FILE_MAX_BYTES;
 	const source = new RecordSource(iteratorOf(records));
 	for (let index = 0; ; index++) {
-		const first = await source.next();
+		const first = await source.peek();
 		if (first === undefined) return;
-		source.putBack(first);
-		const columns = options.columns ?? first.row.columns;
+		const columns = options.columns ?? (first === 'failed' ? { fields: [], attributes: [] } : first.row.columns);
 		const stream = new PartStream(index, source, options.format, columns, maxPartBytes);
 		yield { index, stream, finished: stream.finished, summary: stream.summary, failure: () => stream.sourceError };
 		// A failed part is the consumer's to report; the next part starts with the records after it (none when the

@@ -10,21 +10,17 @@ import { readCsvRows } from '../../gateway/csv';
 import {
 	CSV_ATTRIBUTE_TYPE_SEPARATOR,
 	JSON_CUSTOM_ATTRIBUTES_KEY,
-	type KeyConfiguration,
 	PERSON_FIELDS,
 	type AttributeType,
 	type PersonColumns,
 	type PersonField,
-	type PersonRow,
 	type PersonViolation,
 	type RawPersonRow,
 	attributeTypeFromName,
 	isPersonField,
 } from './fields';
-import type { SourceRecord } from './parts';
-import { isPersonRow, ValidationSummary, validatePersonRow } from './validation';
 import { excerpt } from './values';
-import { BARE_JSON_TYPES, type PersonFileFormatName } from './writers';
+import type { PersonFileFormatName } from './writers';
 
 /** A file that cannot be read as a person file at all (not a JSON array, an unknown CSV column). */
 export class PersonFileError extends Error {
@@ -182,12 +178,8 @@ function isJsonSpace(code: number): boolean {
 	return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
-/** Columns are shared between records with the same keys, so that validation plans are reused. */
-const MAX_CACHED_COLUMNS = 1000;
-
 /** The records of a JSON person file (an array of person objects). */
 export async function* readJsonPersonFile(input: Input): AsyncGenerator<FileRecord> {
-	const columnsBySignature = new Map<string, PersonColumns>();
 	let index = 0;
 	for await (const element of scanJsonArray(input)) {
 		const recordIndex = index++;
@@ -241,85 +233,10 @@ export async function* readJsonPersonFile(input: Input): AsyncGenerator<FileReco
 			yield bad;
 			continue;
 		}
-		const signature = `${fields.join(',')}|${attributes.map(({ name, type }) => `${name}:${type}`).join('\u0000')}`;
-		let columns = columnsBySignature.get(signature);
-		if (!columns) {
-			columns = { fields, attributes };
-			if (columnsBySignature.size < MAX_CACHED_COLUMNS) columnsBySignature.set(signature, columns);
-		}
-		yield { index: recordIndex, raw: { columns, fields: fieldValues, attributes: attributeValues } };
+		yield { index: recordIndex, raw: { columns: { fields, attributes }, fields: fieldValues, attributes: attributeValues } };
 	}
 }
 
 export function readPersonFile(input: Input, format: PersonFileFormatName): AsyncGenerator<FileRecord> {
 	return format === 'csv' ? readCsvPersonFile(input) : readJsonPersonFile(input);
-}
-
-// ---- Checking a file ----
-
-export interface FileCheck {
-	records: number;
-	summary: ValidationSummary;
-}
-
-/**
- * The valid records of a file in their written form, for re-splitting it; invalid ones are counted in `summary`
- * and left out.
- */
-export async function* validFileRecords(
-	input: Input,
-	format: PersonFileFormatName,
-	keys: KeyConfiguration,
-	summary: ValidationSummary,
-): AsyncGenerator<SourceRecord> {
-	for await (const record of readPersonFile(input, format)) {
-		if (record.problem) {
-			summary.addInvalid([record.problem]);
-			continue;
-		}
-		const result = validatePersonRow(record.raw, record.index, keys);
-		if (isPersonRow(result)) {
-			summary.addValid();
-			countNormalised(record.raw, result, format, summary);
-			yield { itemIndex: record.index, row: result };
-		} else summary.addInvalid(result);
-	}
-}
-
-/** Counts the values of a valid record that are written in another form than the file holds them. */
-function countNormalised(raw: RawPersonRow, row: PersonRow, format: PersonFileFormatName, summary: ValidationSummary) {
-	const { fields, attributes } = row.columns;
-	for (let i = 0; i < fields.length; i++) {
-		if (!isWrittenAsIs(raw.fields[i], row.fields[i], format, false)) summary.addNormalised(fields[i]);
-	}
-	for (let i = 0; i < attributes.length; i++) {
-		const bare = format === 'json' && BARE_JSON_TYPES.has(attributes[i].type);
-		if (!isWrittenAsIs(raw.attributes[i], row.attributes[i], format, bare)) {
-			summary.addNormalised(`${attributes[i].name}${CSV_ATTRIBUTE_TYPE_SEPARATOR}${attributes[i].type}`);
-		}
-	}
-}
-
-/**
- * Whether the file's own value is what the gateway would get from the rewritten file. CSV cells are text; a JSON
- * file's numbers and booleans are bare literals, which the writer keeps bare (Integer, Float, Boolean).
- */
-function isWrittenAsIs(raw: unknown, written: string | undefined, format: PersonFileFormatName, bare: boolean): boolean {
-	if (written === undefined) return format === 'csv' ? raw === '' : raw === undefined;
-	if (!bare) return raw === written;
-	if (typeof raw === 'number') return Number(written) === raw;
-	return typeof raw === 'boolean' && String(raw) === written;
-}
-
-/** Reads a whole file and checks every record against the rules, holding nothing but the summary. */
-export async function checkPersonFile(
-	input: Input,
-	format: PersonFileFormatName,
-	keys: KeyConfiguration,
-	maxViolations = 100,
-): Promise<FileCheck> {
-	const summary = new ValidationSummary(maxViolations);
-	const records = validFileRecords(input, format, keys, summary);
-	while (!(await records.next()).done);
-	return { records: summary.valid + summary.invalid, summary };
 }

@@ -22,11 +22,7 @@ export function isInvalid(result: string | Invalid): result is Invalid {
 /** `undefined`, `null` and strings that are empty after trimming carry no value: the column stays empty. */
 export function isAbsent(value: unknown): boolean {
 	if (value === undefined || value === null) return true;
-	if (typeof value !== 'string') return false;
-	// Most values start with a printable ASCII character, which is not white space: no trim needed.
-	const first = value.charCodeAt(0);
-	if (first > 32 && first < 127) return false;
-	return value.trim() === '';
+	return typeof value === 'string' && value.trim() === '';
 }
 
 /** A short, printable excerpt of a value for a violation report. */
@@ -63,6 +59,7 @@ const PLACEHOLDERS = new Set([
 	'sem',
 	'empty',
 	'vazio',
+	'(vazio)',
 	'0',
 	'x',
 	'xx',
@@ -71,31 +68,10 @@ const PLACEHOLDERS = new Set([
 /** Only dashes, dots, question marks, asterisks and the like: `-`, `--`, `...`, `?`. */
 const ONLY_MARKS = /^[\s\-_.?*#/\\]+$/;
 
-const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDERS].map((word) => word.length));
-
-function isAsciiLetterOrDigit(code: number): boolean {
-	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
+/** A placeholder word or only marks, in any letter case (`N/A`, `(vazio)` would be added to PLACEHOLDERS). */
 export function isPlaceholder(text: string): boolean {
-	const first = text.charCodeAt(0);
-	// No placeholder word or run of marks starts with `+`, `(` or a digit other than 0 (a phone, a CPF), at any length.
-	if (first === 43 || first === 40 || (first >= 49 && first <= 57)) return false;
-	// Most other values are long and start with a letter or digit: neither a placeholder word nor only marks.
-	if (text.length > LONGEST_PLACEHOLDER + 2 && (isAsciiLetterOrDigit(first) || /^[\p{L}\p{N}]/u.test(text))) return false;
 	const lower = text.trim().toLowerCase();
 	return lower === '' || PLACEHOLDERS.has(lower) || ONLY_MARKS.test(lower);
-}
-
-/** Invented numbers (one digit repeated, or a run) are the phone module's, shared with recipients. */
-export { isInventedNumber };
-
-/**
- * Whether `fieldText(value)` is valid text, not empty, for a value that is not absent (`isAbsent`): what a check that
- * writes nothing needs to know, without trimming.
- */
-export function isFieldText(value: unknown): boolean {
-	return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint';
 }
 
 /** Text of a person field: strings trimmed, numbers as digits; anything else is not text. */
@@ -163,7 +139,7 @@ export function normalisePhone(value: unknown): string | Invalid {
 	return 'digits' in checked ? checked.digits : invalid(checked.problem);
 }
 
-const PERSON_PHONE_OPTIONS = { nationalHint: 'write it with its country code, e.g. 5511988887777' };
+const PERSON_PHONE_OPTIONS = { nationalHint: 'write it with its country code, e.g. 5511988887777', keyField: true };
 
 // ---- Custom attribute values (rule 5) ----
 
@@ -286,10 +262,7 @@ export function normaliseString(value: unknown): string | Invalid {
 	return String(value);
 }
 
-/**
- * The checked written form of a custom attribute value of a type (rule 5). A switch rather than a function per type:
- * one call site per type, cheaper than one call site for all (it runs for every attribute of every record).
- */
+/** The checked written form of a custom attribute value of a type (rule 5). */
 export function normaliseAttribute(type: AttributeType, value: unknown): string | Invalid {
 	switch (type) {
 		case 'String':

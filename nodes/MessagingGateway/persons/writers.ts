@@ -33,17 +33,9 @@ export interface PersonFileFormat {
 
 export const CSV_LINE_BREAK = '\n';
 
-/** Whether a cell holds `;`, `"`, CR or LF. A loop over the characters: twice as fast as a RegExp on short cells. */
-function needsQuotes(value: string): boolean {
-	for (let i = 0; i < value.length; i++) {
-		const code = value.charCodeAt(i);
-		if (code === 59 /* ; */ || code === 34 /* " */ || code === 10 || code === 13) return true;
-	}
-	return false;
-}
-
+/** A cell holding `;`, `"`, CR or LF is quoted, with its quotes doubled. */
 export function csvCell(value: string): string {
-	return needsQuotes(value) ? `"${value.replace(/"/g, '""')}"` : value;
+	return /[;"\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 export const csvFormat: PersonFileFormat = {
@@ -79,30 +71,6 @@ export const csvFormat: PersonFileFormat = {
 /** Attribute types written as bare JSON literals (rule 5: numbers without quotes); the others are JSON strings. */
 export const BARE_JSON_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['Integer', 'Float', 'Boolean']);
 
-/** Per set of columns, the constant JSON text in front of each value. */
-interface JsonPrefixes {
-	fields: string[];
-	attributes: string[];
-	attributeIsBare: boolean[];
-}
-
-const jsonPrefixCache = new WeakMap<PersonColumns, JsonPrefixes>();
-
-function jsonPrefixes(columns: PersonColumns): JsonPrefixes {
-	let prefixes = jsonPrefixCache.get(columns);
-	if (!prefixes) {
-		prefixes = {
-			fields: columns.fields.map((field) => `${JSON.stringify(field)}:`),
-			attributes: columns.attributes.map(
-				({ name, type }) => `${JSON.stringify(name)}:{"Type":${JSON.stringify(type)},"Value":`,
-			),
-			attributeIsBare: columns.attributes.map(({ type }) => BARE_JSON_TYPES.has(type)),
-		};
-		jsonPrefixCache.set(columns, prefixes);
-	}
-	return prefixes;
-}
-
 const JSON_ATTRIBUTES_OPEN = `${JSON.stringify(JSON_CUSTOM_ATTRIBUTES_KEY)}:{`;
 
 export const jsonFormat: PersonFileFormat = {
@@ -112,14 +80,14 @@ export const jsonFormat: PersonFileFormat = {
 		return '[';
 	},
 	record(row, indexInFile) {
-		const prefixes = jsonPrefixes(row.columns);
+		const { columns } = row;
 		let text = indexInFile > 0 ? ',{' : '{';
 		let first = true;
 		const { fields, attributes } = row;
 		for (let i = 0; i < fields.length; i++) {
 			const value = fields[i];
 			if (value === undefined) continue;
-			text += (first ? '' : ',') + prefixes.fields[i] + JSON.stringify(value);
+			text += `${first ? '' : ','}${JSON.stringify(columns.fields[i])}:${JSON.stringify(value)}`;
 			first = false;
 		}
 		let attributesOpen = false;
@@ -131,7 +99,9 @@ export const jsonFormat: PersonFileFormat = {
 				attributesOpen = true;
 			} else text += ',';
 			// Integer, Float and Boolean texts are already valid JSON literals (validation wrote them so).
-			text += prefixes.attributes[i] + (prefixes.attributeIsBare[i] ? value : JSON.stringify(value)) + '}';
+			const { name, type } = columns.attributes[i];
+			const written = BARE_JSON_TYPES.has(type) ? value : JSON.stringify(value);
+			text += `${JSON.stringify(name)}:{"Type":${JSON.stringify(type)},"Value":${written}}`;
 		}
 		return text + (attributesOpen ? '}}' : '}');
 	},

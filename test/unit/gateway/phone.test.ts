@@ -1,4 +1,4 @@
-import { checkPhone, isInventedNumber, readDefaultCountry, type PhoneCheck } from '../../../nodes/gateway/phone';
+import { checkPhone, isInventedNumber, isOneDigitRepeated, readDefaultCountry, type PhoneCheck } from '../../../nodes/gateway/phone';
 
 const problemOf = (check: PhoneCheck): string => {
 	if (!('problem' in check)) throw new Error(`expected a refusal, got ${check.digits}`);
@@ -29,12 +29,33 @@ describe('checkPhone: international numbers', () => {
 		expect(problemOf(checkPhone(input))).toMatch(reason);
 	});
 
-	it.each(['+55 11 99999-9999', '+55 11 91234-5678', '+55 11 98765-4321'])(
-		'%p is valid for the plan but invented (person rule 4), and refused',
+	it.each([
+		['+55 21 99876-5432', '5521998765432'],
+		['+351 912 345 678', '351912345678'],
+		['+49 1512 3456789', '4915123456789'],
+		['+55 11 91234-5678', '5511912345678'],
+		['+55 11 98765-4321', '5511987654321'],
+	])('%p, whose last digits run up or down, is a real number and sent', (input, digits) => {
+		expect(checkPhone(input)).toEqual({ digits });
+	});
+
+	it.each(['+55 11 99999-9999', '+55 11 90000-0000', '5511999999999'])('%p, one digit repeated, is refused', (input) => {
+		expect(problemOf(checkPhone(input))).toMatch(/one digit repeated/);
+	});
+});
+
+describe('checkPhone: person key fields (spec 2.8 rule 4)', () => {
+	it.each(['+55 11 99999-9999', '+55 11 91234-5678', '+55 11 98765-4321', '+55 21 99876-5432'])(
+		'%p is valid for the plan but invented (repeated or consecutive digits), and refused',
 		(input) => {
-			expect(problemOf(checkPhone(input))).toMatch(/invented number/);
+			expect(problemOf(checkPhone(input, { keyField: true }))).toMatch(/invented number/);
 		},
 	);
+
+	it('takes the numbers whose last digits are neither', () => {
+		expect(checkPhone('+55 11 98888-7777', { keyField: true })).toEqual({ digits: '5511988887777' });
+		expect(checkPhone('+351 912 345 679', { keyField: true })).toEqual({ digits: '351912345679' });
+	});
 });
 
 describe('checkPhone: national numbers and the Default Country', () => {
@@ -130,7 +151,19 @@ describe('isInventedNumber', () => {
 	it.each(['11111111', '12345678', '98765432', '90123456'])('%p is invented', (digits) => {
 		expect(isInventedNumber(digits)).toBe(true);
 	});
-	it.each(['98887777', '12345679'])('%p is not', (digits) => {
+	it.each(['98887777', '12345679', '1234567890123456789012'])('%p is not', (digits) => {
 		expect(isInventedNumber(digits)).toBe(false);
+	});
+});
+
+describe('isOneDigitRepeated', () => {
+	it.each([
+		['99999999', true],
+		['00000000', true],
+		['9', false],
+		['12345678', false],
+		['99999998', false],
+	])('%p: %p', (digits, repeated) => {
+		expect(isOneDigitRepeated(digits)).toBe(repeated);
 	});
 });

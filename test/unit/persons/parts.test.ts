@@ -183,6 +183,20 @@ describe('a part that fails from inside', () => {
 		expect(seen).toEqual([{ failure: broken, records: 3 }]);
 	});
 
+	it('makes a failed part of a source that fails on its first record, and no part follows it', async () => {
+		const broken = new Error('record 0 changed');
+		// eslint-disable-next-line require-yield
+		function* source(): Generator<SourceRecord> {
+			throw broken;
+		}
+		const seen = [];
+		for await (const part of splitPersonFile(source(), { format: csvFormat, maxPartBytes: 10_000 })) {
+			await expect(streamText(part.stream)).rejects.toBe(broken);
+			seen.push({ failure: part.failure(), records: part.summary.records });
+		}
+		expect(seen).toEqual([{ failure: broken, records: 0 }]);
+	});
+
 	it('goes on with the next part after a record too large for any part', async () => {
 		const source = records(6, (i) => ({ note: i === 2 ? 'x'.repeat(400) : `n${i}` }));
 		const parts = [];

@@ -1,11 +1,7 @@
 import { Readable } from 'node:stream';
 
-import {
-	checkPersonFile,
-	PersonFileError,
-	readPersonFile,
-	scanJsonArray,
-} from '../../../nodes/MessagingGateway/persons/reader';
+import { checkPersonFile } from '../../../nodes/MessagingGateway/persons/fileCheck';
+import { PersonFileError, readPersonFile, scanJsonArray } from '../../../nodes/MessagingGateway/persons/reader';
 
 const input = (text: string, chunkSize = text.length || 1) => {
 	const bytes = Buffer.from(text);

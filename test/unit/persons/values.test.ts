@@ -1,13 +1,12 @@
-import { QUICK_WRITERS } from '../../../nodes/MessagingGateway/persons/quickWriters';
 import { isPlaceholder, normalisePhone } from '../../../nodes/MessagingGateway/persons/values';
 
 describe('isPlaceholder', () => {
-	it.each(['0', ' 0 ', '0\u00a0', 'N/A', 'x', '-', '...', '?'])('%p is a placeholder', (text) => {
+	it.each(['0', ' 0 ', '0\u00a0', 'N/A', 'x', '-', '...', '?', 'Não Informado', 'NULL', '(vazio)', ' (VAZIO) '])('%p is a placeholder', (text) => {
 		expect(isPlaceholder(text)).toBe(true);
 	});
 
-	// Phones and CPFs, short or long, start with + ( or a digit: none of them is a placeholder word or only marks.
-	it.each(['1', '9', '+', '(', '+5', '(11)', '10', '5511988887777', '+55 11 98888-7777', '529.982.247-25', '0x'])(
+	// Phones and CPFs, short or long: none of them is a placeholder word or only marks.
+	it.each(['1', '9', '+', '(', '+5', '(11)', '10', '5511988887777', '+55 11 98888-7777', '529.982.247-25', '0x', 'Nathalia'])(
 		'%p is not',
 		(text) => {
 			expect(isPlaceholder(text)).toBe(false);
@@ -32,16 +31,9 @@ describe('normalisePhone', () => {
 	});
 });
 
-describe('quick writer of Phone', () => {
-	const phone = QUICK_WRITERS.Phone!;
-
-	it('writes the digits of the value, and tells whether they are a given text', () => {
-		for (const value of ['+55 (11) 98888-7777', '5511988887777', '55 11 98888-7777', '+55 11 ' + '9'.repeat(40), '']) {
-			const digits = value.replace(/\D/g, '');
-			expect(phone.write(value)).toBe(digits);
-			expect(phone.gives(value, digits)).toBe(true);
-			expect(phone.gives(value, `${digits}1`)).toBe(false);
-		}
-		expect(phone.write(5511988887777)).toBe('5511988887777');
+describe('normalisePhone: person rule 4 (key fields)', () => {
+	it('refuses runs of digits as invented, which message recipients send', () => {
+		expect(normalisePhone('+55 11 91234-5678')).toEqual({ invalid: true, reason: expect.stringMatching(/^is an invented number/) });
+		expect(normalisePhone('+55 21 99876-5432')).toEqual({ invalid: true, reason: expect.stringMatching(/^is an invented number/) });
 	});
 });

@@ -15,7 +15,8 @@ import { Readable } from 'node:stream';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { NodeApiError } from 'n8n-workflow';
 
-import { checkPersonFile, PersonFileError, validFileRecords } from '../../persons/reader';
+import { checkPersonFile, validFileRecords } from '../../persons/fileCheck';
+import { PersonFileError } from '../../persons/reader';
 import { ValidationSummary } from '../../persons/validation';
 import {
 	type AcceptedUpload,

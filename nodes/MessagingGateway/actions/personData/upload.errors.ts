@@ -147,6 +147,20 @@ export function noValidRowError(
 	});
 }
 
+/**
+ * On Invalid = Fail: a record that passed the first pass and fails the second, because its value changed between the
+ * two (defined mapping evaluates its expressions in each pass; `$now` or `Math.random()` give another value each time).
+ */
+export class RecordChangedError extends Error {
+	constructor(readonly violation: PersonViolation) {
+		const value = violation.value === undefined ? '' : ` "${violation.value}"`;
+		super(
+			`The record of item ${violation.itemIndex} changed after it was checked: ${violation.field}${value} ${violation.reason}`,
+		);
+		this.name = 'RecordChangedError';
+	}
+}
+
 // ---- Uploads that happened before a failure ----
 
 /** One upload that the gateway accepted: which part of what, and its file id. */
@@ -190,6 +204,17 @@ export function asUploadError(
 			itemIndex: itemIndex ?? error.itemIndex,
 			blocks: [`It needs ${error.bytes} bytes in a file; a part may hold ${error.maxPartBytes}. Raise Part Size Limit or shorten it.`],
 			data: { tooLarge: error.itemIndex },
+		});
+	}
+	if (error instanceof RecordChangedError) {
+		return new UploadError(context, error.message, {
+			itemIndex: error.violation.itemIndex,
+			blocks: [
+				`Its ${error.violation.field} was valid when every item was checked and is not when it was written: an expression ` +
+					'that gives another value each time it is evaluated. Make the value the same on each evaluation (compute it in ' +
+					'an earlier node), or set On Invalid Records to Skip.',
+			],
+			data: { changed: error.violation as unknown as IDataObject },
 		});
 	}
 	const nodeError = error as Error & { description?: string | null; context?: IDataObject };

@@ -3,7 +3,8 @@
  * is larger than the part size). Output: one item per part sent, paired with the items whose records it holds.
  *
  * "On Invalid Records: Fail" checks every item before the first byte is sent, so that a bad record never leaves a
- * partial upload behind; "Skip" checks them while they are written, and an item whose record cannot even be built
+ * partial upload behind, then validates each again by the same function as it writes it (a record whose value changed
+ * in between fails the upload); "Skip" checks them while they are written, and an item whose record cannot even be built
  * (an attribute whose type changes between items, an expression that fails) is skipped and reported like an
  * invalid one.
  *
@@ -13,14 +14,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type {
-	AttributeType,
-	PersonColumns,
-	PersonField,
-	PersonRow,
-	PersonViolation,
-	RawPersonRow,
-} from '../../persons/fields';
+import type { AttributeType, KeyConfiguration, PersonColumns, PersonField, PersonRow, PersonViolation, RawPersonRow } from '../../persons/fields';
 import {
 	type AutoMappingReport,
 	type DefinedPerson,
@@ -28,15 +22,8 @@ import {
 	planAutoMapping,
 	planDefinedMapping,
 } from '../../persons/mapping';
-import { writeCheckedRow } from '../../persons/checkedRows';
 import type { SourceRecord } from '../../persons/parts';
-import {
-	checkPersonRow,
-	type ReusableRow,
-	reusableRow,
-	ValidationSummary,
-	validatePersonRow,
-} from '../../persons/validation';
+import { ValidationSummary, validatePersonRow } from '../../persons/validation';
 import {
 	type AcceptedUpload,
 	appendSentence,
@@ -45,6 +32,7 @@ import {
 	invalidRowsError,
 	MAX_REPORTED_VIOLATIONS,
 	noValidRowError,
+	RecordChangedError,
 	UploadError,
 	withAccepted,
 } from './upload.errors';
@@ -63,75 +51,28 @@ export async function uploadItems(
 		return [{ json: errorJson(error), pairedItem: allItems(items.length) }];
 	};
 
-	let plan: RowPlan;
+	let plan: UploadPlan;
 	try {
-		plan = planRows.call(this, items, settings.options);
+		plan = planUpload.call(this, items, settings);
 	} catch (error) {
 		return fileFailure(asUploadError(this, error, 'item'));
 	}
-	let summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
-
-	/** The raw record of an item; an item that makes none is counted as invalid, with the reason. */
-	const rawOf = (itemIndex: number): RawPersonRow | undefined => {
-		try {
-			return plan.rowOf(itemIndex);
-		} catch (error) {
-			summary.addInvalid([mappingViolation(error, itemIndex)]);
-			return undefined;
-		}
-	};
-	/** Counts a result in `summary`: its violations, or one valid item (then the result is returned). */
-	const counted = <T>(result: T | PersonViolation[]): T | undefined => {
-		if (Array.isArray(result)) {
-			summary.addInvalid(result);
-			return undefined;
-		}
-		summary.addValid();
-		return result;
-	};
-	/** Checks an item: its record in written form when valid, in `reuse` when given (see validRecords). */
-	const checkItem = (itemIndex: number, reuse?: ReusableRow): PersonRow | undefined => {
-		const raw = rawOf(itemIndex);
-		return raw && counted(validatePersonRow(raw, itemIndex, settings.keys, reuse));
-	};
-
-	/**
-	 * Per item, after a first pass that found every item valid: the fields to write the checked way again (see
-	 * checkedRows.ts), so that the second pass writes what the first validated without checking it twice. Only when
-	 * the second pass maps the same values: automatic mapping reads the item JSON again, defined mode would evaluate
-	 * its expressions again (`$now`), so it checks them again.
-	 */
-	let recheck: Uint16Array | undefined; // one mask of RECHECK_MASK_BITS bits per item
-
-	function* validRecords(): Generator<SourceRecord> {
-		// Items are written into one record again and again (every item's record has the plan's columns): parts
-		// write each record before taking the next.
-		const record = { itemIndex: 0, row: reusableRow(plan.columns) };
+	const summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
+	let records: Iterable<SourceRecord>;
+	if (settings.skipInvalid) records = validRecords(plan, items.length, summary);
+	else {
+		// A first pass that keeps nothing: any invalid record stops the upload before its first byte is sent.
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			if (recheck !== undefined) {
-				writeCheckedRow(plan.rowOf(itemIndex), recheck[itemIndex], itemIndex, record.row);
-			} else if (checkItem(itemIndex, record.row) === undefined) continue;
-			record.itemIndex = itemIndex;
-			yield record;
-		}
-	}
-
-	if (!settings.skipInvalid) {
-		// A first pass that keeps no record: any invalid record stops the upload before it starts.
-		const masks = plan.sameValues ? new Uint16Array(items.length) : undefined;
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const raw = rawOf(itemIndex);
-			const mask = raw && counted(checkPersonRow(raw, itemIndex, settings.keys));
-			if (masks !== undefined && mask !== undefined) masks[itemIndex] = mask;
+			const result = validateItem(plan, itemIndex);
+			if (Array.isArray(result)) summary.addInvalid(result);
+			else summary.addValid();
 		}
 		if (summary.invalid > 0) return fileFailure(invalidRowsError(this, summary, 'item'));
-		// The second pass counts again unless it writes what this one counted.
-		if (masks === undefined) summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
-		recheck = masks;
+		records = recordsCheckedBefore(plan, items.length);
 	}
 
 	const continueOnFail = this.continueOnFail();
-	const { sent, failed } = await sendParts.call(this, validRecords(), settings, {
+	const { sent, failed } = await sendParts.call(this, records, settings, {
 		word: 'item',
 		continueAfterFailure: continueOnFail,
 		recordKey: 'items',
@@ -185,26 +126,59 @@ function mappingViolation(error: unknown, itemIndex: number): PersonViolation {
 	return { itemIndex, field: '(mapping)', reason: error instanceof Error ? error.message : String(error) };
 }
 
-// ---- Mapping items to records ----
+// ---- Items to records ----
 
-interface RowPlan {
-	/**
-	 * The raw record of an item; throws when the item's own settings make no record (defined mode). Valid until the
-	 * next call (automatic mapping fills one record again).
-	 */
+/** What the upload of these items needs for every record, made once and passed to each pass. */
+interface UploadPlan {
+	/** The raw record of an item; throws when the item's own settings make no record (defined mode). */
 	rowOf(itemIndex: number): RawPersonRow;
 	/** The columns of every record `rowOf` makes. */
 	columns: PersonColumns;
+	keys: KeyConfiguration;
 	/** What automatic mapping did, for the output. */
 	report?: AutoMappingReport;
-	/** Whether `rowOf` gives the same values each time it is asked (it reads the item JSON, evaluates nothing). */
-	sameValues: boolean;
+}
+
+/** An item's record in written form, or why it has none: the one validation of an item, for every pass. */
+function validateItem(plan: UploadPlan, itemIndex: number): PersonRow | PersonViolation[] {
+	let raw: RawPersonRow;
+	try {
+		raw = plan.rowOf(itemIndex);
+	} catch (error) {
+		return [mappingViolation(error, itemIndex)];
+	}
+	return validatePersonRow(raw, itemIndex, plan.keys);
+}
+
+/** On Invalid = Skip: the valid records, each counted in `summary`; the invalid ones are counted and left out. */
+function* validRecords(plan: UploadPlan, count: number, summary: ValidationSummary): Generator<SourceRecord> {
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const result = validateItem(plan, itemIndex);
+		if (Array.isArray(result)) {
+			summary.addInvalid(result);
+			continue;
+		}
+		summary.addValid();
+		yield { itemIndex, row: result };
+	}
+}
+
+/**
+ * On Invalid = Fail, after a first pass found every record valid: the records, validated again as they are written
+ * (defined mode evaluates its expressions again). A record that is now invalid fails the upload, never skipped.
+ */
+function* recordsCheckedBefore(plan: UploadPlan, count: number): Generator<SourceRecord> {
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const result = validateItem(plan, itemIndex);
+		if (Array.isArray(result)) throw new RecordChangedError(result[0]);
+		yield { itemIndex, row: result };
+	}
 }
 
 /** The raw record of each item, by mapping mode; configuration errors are thrown as they are. */
-function planRows(this: IExecuteFunctions, items: INodeExecutionData[], options: IDataObject): RowPlan {
+function planUpload(this: IExecuteFunctions, items: INodeExecutionData[], settings: Settings): UploadPlan {
 	const mode = this.getNodeParameter('mappingMode', 0, 'auto') as string;
-	if (mode === 'define') return { ...planDefinedRows.call(this), sameValues: false };
+	if (mode === 'define') return { ...planDefinedRows.call(this), keys: settings.keys };
 	const typeOverrides: Record<string, AttributeType> = {};
 	for (const { name, type } of this.getNodeParameter('typeOverrides.values', 0, []) as Array<{
 		name: string;
@@ -212,18 +186,16 @@ function planRows(this: IExecuteFunctions, items: INodeExecutionData[], options:
 	}>) {
 		typeOverrides[name] = type;
 	}
-	const ignoredKeys = String(options.ignoredKeys ?? '')
+	const ignoredKeys = String(settings.options.ignoredKeys ?? '')
 		.split(',')
 		.map((key) => key.trim())
 		.filter(Boolean);
 	const mapping = planAutoMapping(jsonOf(items), { typeOverrides, ignoredKeys });
-	// One record filled again for each item: its values are checked or written at once, never kept.
-	const row = mapping.reusableRow();
 	return {
-		rowOf: (itemIndex) => mapping.map(items[itemIndex].json, row),
+		rowOf: (itemIndex) => mapping.map(items[itemIndex].json),
 		columns: mapping.columns,
+		keys: settings.keys,
 		report: mapping.report,
-		sameValues: true,
 	};
 }
 
@@ -231,7 +203,7 @@ function* jsonOf(items: INodeExecutionData[]): Generator<IDataObject> {
 	for (const item of items) yield item.json;
 }
 
-function planDefinedRows(this: IExecuteFunctions): Pick<RowPlan, 'rowOf' | 'columns'> {
+function planDefinedRows(this: IExecuteFunctions): Pick<UploadPlan, 'rowOf' | 'columns'> {
 	const definedPerson = (itemIndex: number): DefinedPerson => {
 		const fields: Partial<Record<PersonField, unknown>> = {};
 		for (const { field, value } of this.getNodeParameter('personFields.values', itemIndex, []) as Array<{
