@@ -78,7 +78,7 @@ async function runPerItem(
 	if (result.stoppedBy) {
 		const nodeError = asNodeError.call(this, result.stoppedBy.error, result.stoppedBy.index);
 		if (items.length > 1) {
-			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). A retry of the node does not send them again.`;
+			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). n8n's Retry On Fail does not send them again; a Retry of the execution from the executions list is a new run and sends every item again.`;
 			nodeError.description = nodeError.description ? `${nodeError.description} ${sent}` : sent;
 		}
 		throw nodeError;
