@@ -17,22 +17,16 @@
 import type { Readable } from 'stream';
 import type {
 	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { type NodeApiError, sleep } from 'n8n-workflow';
 
+import { apiError, type Deadline, type RawResponse, send } from './attempt';
+import { type GatewayConnection, type GatewayContext, openConnection } from './connection';
 import {
-	CANCELLED_IN_FLIGHT,
-	describeIdleTimeout,
-	describeNetworkError,
 	describeStatusOutcome,
-	describeTimeout,
 	hasUnknownOutcome,
 	markUnknownOutcome,
 	MAY_HAVE_BEEN_ACCEPTED,
@@ -44,17 +38,20 @@ import {
 } from './errors';
 import type { MultipartBody } from './multipart';
 import { ENDPOINTS, type EndpointName } from './spec';
-import { normaliseBaseUrl } from './urls';
 
 export { isLoopbackUrl } from './urls';
-
-/** The credential type every node of the package uses. */
-export const CREDENTIAL_TYPE = 'messagingGatewayApi';
+export { apiError } from './attempt';
+export {
+	CREDENTIAL_TYPE,
+	type GatewayConnection,
+	type GatewayContext,
+	type GatewaySettings,
+	getGatewaySettings,
+	openConnection,
+} from './connection';
 
 /** The header the API key travels in (the credential's `authenticate` names the same one). */
 const API_KEY_HEADER = 'apikey';
-
-export type GatewayContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface GatewayRequest {
 	endpoint: EndpointName;
@@ -102,51 +99,6 @@ export interface GatewayResponse {
 
 /** How often and how long a 429 is retried: a few tries, never waiting longer than a minute at once. */
 export const RATE_LIMIT_RETRY = { maxAttempts: 3, maxWaitSeconds: 60, defaultWaitSeconds: 1 } as const;
-
-export interface GatewaySettings {
-	baseUrl: string;
-	phoneId: string;
-	/** The credential's Default Country as typed (checked by its reader, gateway/phone.ts); '' when not set. */
-	defaultCountry: string;
-}
-
-/** A run's connection to the gateway: the credential read once, and n8n's cancel signal of the execution. */
-export interface GatewayConnection {
-	settings: GatewaySettings;
-	/** Given to the `apikey` header and kept out of every error text. */
-	apiKey: string;
-	/** Aborted when n8n cancels the execution (stop, workflow timeout); none outside an execution. */
-	cancel?: AbortSignal;
-}
-
-/**
- * Reads the credential (n8n decrypts it on each read: a run sending thousands of messages opens one connection
- * and reuses it) and the execution's cancel signal.
- */
-export async function openConnection(this: GatewayContext): Promise<GatewayConnection> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
-	if (!baseUrl) {
-		throw new NodeOperationError(this.getNode(), 'The Base URL of the Messaging Gateway credential is not an http(s) address', {
-			description: 'Open the credential and set Base URL to the gateway address, for example https://gateway.example.com',
-		});
-	}
-	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	return {
-		settings: {
-			baseUrl,
-			phoneId: String(credentials.phoneId ?? '').trim(),
-			defaultCountry: String(credentials.defaultCountry ?? '').trim(),
-		},
-		apiKey: typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
-		cancel,
-	};
-}
-
-/** The credential's base URL, phone id and default country. The API key is not returned. */
-export async function getGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
-	return (await openConnection.call(this)).settings;
-}
 
 const isStreamBody = (body: GatewayRequest['body']): boolean =>
 	typeof body === 'object' && body !== null && typeof (body as Readable).pipe === 'function';
@@ -231,105 +183,6 @@ export const uncertain = markUnknownOutcome;
 /** Whether an error is one of a request that may have been accepted (its outcome is unknown). */
 export const mayHaveBeenAccepted = hasUnknownOutcome;
 
-interface RawResponse {
-	statusCode: number;
-	statusMessage?: string;
-	body: unknown;
-	headers: IDataObject;
-}
-
-/** An attempt's deadline in ms (0: none): on the whole answer, or (`idle`) on a pause of the bytes either way. */
-interface Deadline {
-	ms: number;
-	idle: boolean;
-}
-
-/**
- * One attempt. Its controller is aborted by the whole-answer timer or by the execution's cancel signal; both are
- * undone when the attempt ends, so nothing of the attempt stays reachable from the execution's signal.
- */
-async function send(
-	context: GatewayContext,
-	options: IHttpRequestOptions,
-	connection: GatewayConnection,
-	request: GatewayRequest,
-	deadline: Deadline,
-): Promise<RawResponse> {
-	const { cancel } = connection;
-	if (cancel?.aborted) throw cancelledBeforeSending(context, request);
-	const controller = new AbortController();
-	let ended: 'timeout' | 'cancel' | undefined;
-	const onCancel = () => {
-		ended ??= 'cancel';
-		controller.abort();
-	};
-	cancel?.addEventListener('abort', onCancel, { once: true });
-	const timer =
-		deadline.ms > 0 && !deadline.idle
-			? setTimeout(() => {
-					ended ??= 'timeout';
-					controller.abort();
-				}, deadline.ms)
-			: undefined;
-	const attempt: IHttpRequestOptions = { ...options, abortSignal: controller.signal };
-	if (deadline.idle && deadline.ms > 0) attempt.timeout = deadline.ms;
-	try {
-		return (await context.helpers.httpRequest(attempt)) as RawResponse;
-	} catch (error) {
-		throw failureOf(context, error, ended, connection, request, deadline);
-	} finally {
-		clearTimeout(timer);
-		cancel?.removeEventListener('abort', onCancel);
-	}
-}
-
-/** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */
-function failureOf(
-	context: GatewayContext,
-	error: unknown,
-	ended: 'timeout' | 'cancel' | undefined,
-	connection: GatewayConnection,
-	request: GatewayRequest,
-	deadline: Deadline,
-): NodeApiError {
-	const code = networkErrorCode(error);
-	const idleTimeout = deadline.idle && (code === 'ECONNABORTED' || code === 'ETIMEDOUT');
-	const details =
-		ended === 'cancel'
-			? CANCELLED_IN_FLIGHT
-			: ended === 'timeout'
-				? describeTimeout(deadline.ms)
-				: idleTimeout
-					? describeIdleTimeout(deadline.ms)
-					: describeNetworkError(code, connection.settings.baseUrl);
-	const failure = apiError(context, { message: details.message, networkError: details.code ?? null }, {
-		message: details.message,
-		description: details.description,
-		itemIndex: request.itemIndex,
-	});
-	return (details.outcome ?? 'unknown') === 'unknown' ? markUnknownOutcome(failure) : failure;
-}
-
-/** The execution was cancelled before this attempt started: nothing was sent. */
-function cancelledBeforeSending(context: GatewayContext, request: GatewayRequest): NodeOperationError {
-	return new NodeOperationError(context.getNode(), 'The execution was canceled: this request was not sent', {
-		itemIndex: request.itemIndex,
-	});
-}
-
-function networkErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
-	let current: unknown = error;
-	while (typeof current === 'object' && current !== null && !seen.has(current)) {
-		seen.add(current);
-		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) return candidate.code;
-		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message)) return 'ECONNRESET';
-		current = candidate.cause;
-	}
-	return undefined;
-}
-
 function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body ?? {};
 	if (body.trim() === '') return {};
@@ -361,18 +214,4 @@ function gatewayError(
 		itemIndex: request.itemIndex,
 	});
 	return outcomeOfStatus(response.statusCode) === 'unknown' ? markUnknownOutcome(error) : error;
-}
-
-/**
- * A NodeApiError that keeps the message it is given: n8n replaces any message that mentions a network code
- * (ECONNREFUSED, ETIMEDOUT, ...) with its own generic text, which would hide the gateway's words and ours.
- */
-export function apiError(
-	context: GatewayContext,
-	response: JsonObject,
-	options: { message: string; description?: string; httpCode?: string; itemIndex?: number },
-): NodeApiError {
-	const error = new NodeApiError(context.getNode(), response, options);
-	error.message = options.message;
-	return error;
 }

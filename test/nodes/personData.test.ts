@@ -420,15 +420,16 @@ describe("Person Data > Upload: n8n's Retry On Fail uploads nothing twice", () =
 			{ items, retryOnFail },
 		);
 
-	it('part 2 fails once: the retry does not upload part 1 again and reuses its fileId; every record is stored once', async () => {
-		gateway.sandbox.failNext('personUpload', 1, '500', { skip: 1 });
+	it('part 2 is refused once: the retry does not upload part 1 again and reuses its fileId; every record is stored once', async () => {
+		// A 429 is "not sent" (a 500 would be of unknown outcome, never repeated).
+		gateway.sandbox.failNext('personUpload', 1, '429', { skip: 1 });
 		const { output, tries } = await upload();
 		expect(tries).toBe(2);
 		const files = gateway.sandbox.state.personFiles;
 		expect(files.length).toBeGreaterThan(2);
 		// One request per part, plus the one the gateway refused.
 		expect(uploads()).toHaveLength(files.length + 1);
-		expect(uploads().filter((request) => request.status === 500)).toHaveLength(1);
+		expect(uploads().filter((request) => request.status === 429)).toHaveLength(1);
 		expect(storedRows().map((row) => row.Email)).toEqual(items.map((item) => item.json.email));
 		expect(output[0].map((item) => item.json.fileId)).toEqual(files.map((file) => file.fileId));
 		expect(output[0].map((item) => item.json.part)).toEqual(files.map((_, index) => index + 1));

@@ -170,6 +170,21 @@ describe('parallel sending (dispatcher)', () => {
 			expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
 		});
 
+		it('leave in item order whatever each item awaits first: a credential country and an own country, 20 runs', async () => {
+			// Item 0 reads its country from the credential, item 1 from its own expression: the same number written
+			// nationally. Reading the credential once per item used to let item 1 claim the recipient first.
+			const items = [
+				{ json: { phone: '(11) 98888-0010', country: '', text: 'message 0' } },
+				{ json: { phone: '11 98888 0010', country: 'BR', text: 'message 1' } },
+			];
+			const parameters = sendNumbered({ defaultCountry: '={{ $json.country }}', sending: { messagesPerSecond: 0 } });
+			for (let runIndex = 0; runIndex < 20; runIndex++) {
+				gateway.sandbox.reset();
+				await runGateway(gateway.sandbox, parameters, { items, credentials: { defaultCountry: 'BR' } });
+				expect(gateway.sandbox.requests.map(textOf)).toEqual(['message 0', 'message 1']);
+			}
+		});
+
 		it('without Continue On Fail, a later one is not sent after an earlier one failed', async () => {
 			gateway.sandbox.setLatency(200);
 			gateway.sandbox.failNext('messages', 1, '500');

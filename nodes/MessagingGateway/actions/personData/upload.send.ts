@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { gatewayRequest, uncertain } from '../../../gateway/transport';
 import { type PersonFilePartSummary, type SourceRecord, splitPersonFile } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { RetrySafeRequests } from '../retrySafe';
+import { recordScopeOf, RetrySafeRequests } from '../retrySafe';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -77,9 +77,10 @@ export async function sendFileOnce(
 	itemIndex: number,
 	contentLength: number,
 ): Promise<UploadResponse> {
-	const earlier = uploadRecord.earlier(this, key, itemIndex);
+	const scope = recordScopeOf(this);
+	const earlier = uploadRecord.earlier(this, scope, key, itemIndex);
 	if (earlier) return earlier;
-	return await uploadRecord.send(this, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
+	return await uploadRecord.send(scope, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
 }
 
 export interface SentPart {
@@ -108,17 +109,18 @@ export async function sendParts(
 	const format = PERSON_FILE_FORMATS[settings.format];
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
+	const scope = recordScopeOf(this);
 	for await (const part of splitPersonFile(records, { format, maxPartBytes: settings.maxPartBytes })) {
 		const key = `${options.recordKey} part ${part.index}`;
 		try {
-			const earlier = uploadRecord.earlier(this, key, options.fileItemIndex);
+			const earlier = uploadRecord.earlier(this, scope, key, options.fileItemIndex);
 			let response: UploadResponse;
 			if (earlier) {
 				// Accepted in an earlier try: its records are read past (the next part starts after them), not sent.
 				for await (const _ of part.stream);
 				response = earlier;
 			} else {
-				response = await uploadRecord.send(this, key, async () => await sendFile.call(this, part.stream, settings, options.fileItemIndex));
+				response = await uploadRecord.send(scope, key, async () => await sendFile.call(this, part.stream, settings, options.fileItemIndex));
 			}
 			sent.push({ summary: await part.finished, response });
 		} catch (error) {

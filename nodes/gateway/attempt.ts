@@ -1,0 +1,129 @@
+/**
+ * One attempt of a request: n8n's HTTP helper with a per-attempt AbortController, and the error of an attempt that
+ * got no answer (with its outcome: errors.ts).
+ */
+import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { GatewayConnection, GatewayContext } from './connection';
+import {
+	CANCELLED_IN_FLIGHT,
+	describeIdleTimeout,
+	describeNetworkError,
+	describeTimeout,
+	markUnknownOutcome,
+} from './errors';
+import type { GatewayRequest } from './transport';
+
+export interface RawResponse {
+	statusCode: number;
+	statusMessage?: string;
+	body: unknown;
+	headers: IDataObject;
+}
+
+/** An attempt's deadline in ms (0: none): on the whole answer, or (`idle`) on a pause of the bytes either way. */
+export interface Deadline {
+	ms: number;
+	idle: boolean;
+}
+
+/**
+ * One attempt. Its controller is aborted by the whole-answer timer or by the execution's cancel signal; both are
+ * undone when the attempt ends, so nothing of the attempt stays reachable from the execution's signal.
+ */
+export async function send(
+	context: GatewayContext,
+	options: IHttpRequestOptions,
+	connection: GatewayConnection,
+	request: GatewayRequest,
+	deadline: Deadline,
+): Promise<RawResponse> {
+	const { cancel } = connection;
+	if (cancel?.aborted) throw cancelledBeforeSending(context, request);
+	const controller = new AbortController();
+	let ended: 'timeout' | 'cancel' | undefined;
+	const onCancel = () => {
+		ended ??= 'cancel';
+		controller.abort();
+	};
+	cancel?.addEventListener('abort', onCancel, { once: true });
+	const timer =
+		deadline.ms > 0 && !deadline.idle
+			? setTimeout(() => {
+					ended ??= 'timeout';
+					controller.abort();
+				}, deadline.ms)
+			: undefined;
+	const attempt: IHttpRequestOptions = { ...options, abortSignal: controller.signal };
+	if (deadline.idle && deadline.ms > 0) attempt.timeout = deadline.ms;
+	try {
+		return (await context.helpers.httpRequest(attempt)) as RawResponse;
+	} catch (error) {
+		throw failureOf(context, error, ended, connection, request, deadline);
+	} finally {
+		clearTimeout(timer);
+		cancel?.removeEventListener('abort', onCancel);
+	}
+}
+
+/** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */
+function failureOf(
+	context: GatewayContext,
+	error: unknown,
+	ended: 'timeout' | 'cancel' | undefined,
+	connection: GatewayConnection,
+	request: GatewayRequest,
+	deadline: Deadline,
+): NodeApiError {
+	const code = networkErrorCode(error);
+	const idleTimeout = deadline.idle && (code === 'ECONNABORTED' || code === 'ETIMEDOUT');
+	const details =
+		ended === 'cancel'
+			? CANCELLED_IN_FLIGHT
+			: ended === 'timeout'
+				? describeTimeout(deadline.ms)
+				: idleTimeout
+					? describeIdleTimeout(deadline.ms)
+					: describeNetworkError(code, connection.settings.baseUrl);
+	const failure = apiError(context, { message: details.message, networkError: details.code ?? null }, {
+		message: details.message,
+		description: details.description,
+		itemIndex: request.itemIndex,
+	});
+	return (details.outcome ?? 'unknown') === 'unknown' ? markUnknownOutcome(failure) : failure;
+}
+
+/** The execution was cancelled before this attempt started: nothing was sent. */
+function cancelledBeforeSending(context: GatewayContext, request: GatewayRequest): NodeOperationError {
+	return new NodeOperationError(context.getNode(), 'The execution was canceled: this request was not sent', {
+		itemIndex: request.itemIndex,
+	});
+}
+
+function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (typeof current === 'object' && current !== null && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
+		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) return candidate.code;
+		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message)) return 'ECONNRESET';
+		current = candidate.cause;
+	}
+	return undefined;
+}
+
+/**
+ * A NodeApiError that keeps the message it is given: n8n replaces any message that mentions a network code
+ * (ECONNREFUSED, ETIMEDOUT, ...) with its own generic text, which would hide the gateway's words and ours.
+ */
+export function apiError(
+	context: GatewayContext,
+	response: JsonObject,
+	options: { message: string; description?: string; httpCode?: string; itemIndex?: number },
+): NodeApiError {
+	const error = new NodeApiError(context.getNode(), response, options);
+	error.message = options.message;
+	return error;
+}
