@@ -29,7 +29,7 @@ export interface Deadline {
 }
 
 /**
- * One attempt. Its controller is aborted by the whole-answer timer or by the execution's cancel signal; both are
+ * One attempt. Its controller is aborted by the whole-answer timer or by the execution's cancellation; both are
  * undone when the attempt ends, so nothing of the attempt stays reachable from the execution's signal.
  */
 export async function send(
@@ -40,14 +40,13 @@ export async function send(
 	deadline: Deadline,
 ): Promise<RawResponse> {
 	const { cancel } = connection;
-	if (cancel?.aborted) throw cancelledBeforeSending(context, request);
+	if (cancel.aborted) throw cancelledBeforeSending(context, request);
 	const controller = new AbortController();
 	let ended: 'timeout' | 'cancel' | undefined;
-	const onCancel = () => {
+	const unsubscribe = cancel.subscribe(() => {
 		ended ??= 'cancel';
 		controller.abort();
-	};
-	cancel?.addEventListener('abort', onCancel, { once: true });
+	});
 	const timer =
 		deadline.ms > 0 && !deadline.idle
 			? setTimeout(() => {
@@ -63,7 +62,7 @@ export async function send(
 		throw failureOf(context, error, ended, connection, request, deadline);
 	} finally {
 		clearTimeout(timer);
-		cancel?.removeEventListener('abort', onCancel);
+		unsubscribe();
 	}
 }
 

@@ -24,13 +24,54 @@ export interface GatewayConnection {
 	settings: GatewaySettings;
 	/** Given to the `apikey` header and kept out of every error text. */
 	apiKey: string;
-	/** Aborted when n8n cancels the execution (stop, workflow timeout); none outside an execution. */
-	cancel?: AbortSignal;
+	/** n8n's cancellation of the execution (stop, workflow timeout). */
+	cancel: Cancellation;
+}
+
+/**
+ * The execution's cancel signal, listened to once per connection: the waits and requests of a run subscribe here and
+ * unsubscribe when they end, so a run of 100,000 requests adds one listener to the execution's signal, not one per
+ * request, and nothing of a finished request stays reachable from it.
+ */
+export class Cancellation {
+	private readonly handlers = new Set<() => void>();
+	private readonly onAbort = () => {
+		const handlers = [...this.handlers];
+		this.handlers.clear();
+		for (const handler of handlers) handler();
+	};
+
+	/** `signal`: n8n's cancel signal of the execution; none outside an execution (nothing cancels). */
+	constructor(readonly signal: AbortSignal | undefined) {
+		signal?.addEventListener('abort', this.onAbort, { once: true });
+	}
+
+	get aborted(): boolean {
+		return this.signal?.aborted === true;
+	}
+
+	/** Calls `handler` once when the execution is cancelled; the returned function unsubscribes it. */
+	subscribe(handler: () => void): () => void {
+		if (!this.signal) return () => undefined;
+		this.handlers.add(handler);
+		return () => this.handlers.delete(handler);
+	}
+
+	/** Stops listening to the execution's signal (the run is over). */
+	close(): void {
+		this.signal?.removeEventListener('abort', this.onAbort);
+		this.handlers.clear();
+	}
+
+	/** Subscribers at the moment (for tests). */
+	get size(): number {
+		return this.handlers.size;
+	}
 }
 
 /**
  * Reads the credential (n8n decrypts it on each read: a run sending thousands of messages opens one connection
- * and reuses it) and the execution's cancel signal.
+ * and reuses it) and listens to the execution's cancel signal; `cancel.close()` when the connection is done.
  */
 export async function openConnection(this: GatewayContext): Promise<GatewayConnection> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
@@ -40,7 +81,7 @@ export async function openConnection(this: GatewayContext): Promise<GatewayConne
 			description: 'Open the credential and set Base URL to the gateway address, for example https://gateway.example.com',
 		});
 	}
-	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const cancel = new Cancellation('getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined);
 	return {
 		settings: {
 			baseUrl,
@@ -54,5 +95,7 @@ export async function openConnection(this: GatewayContext): Promise<GatewayConne
 
 /** The credential's base URL, phone id and default country. The API key is not returned. */
 export async function getGatewaySettings(this: GatewayContext): Promise<GatewaySettings> {
-	return (await openConnection.call(this)).settings;
+	const connection = await openConnection.call(this);
+	connection.cancel.close();
+	return connection.settings;
 }

@@ -104,7 +104,16 @@ const isStreamBody = (body: GatewayRequest['body']): boolean =>
 	typeof body === 'object' && body !== null && typeof (body as Readable).pipe === 'function';
 
 export async function gatewayRequest(this: GatewayContext, request: GatewayRequest): Promise<GatewayResponse> {
-	const connection = request.connection ?? (await openConnection.call(this));
+	if (request.connection) return await requestOn.call(this, request, request.connection);
+	const connection = await openConnection.call(this);
+	try {
+		return await requestOn.call(this, request, connection);
+	} finally {
+		connection.cancel.close();
+	}
+}
+
+async function requestOn(this: GatewayContext, request: GatewayRequest, connection: GatewayConnection): Promise<GatewayResponse> {
 	const { baseUrl } = connection.settings;
 	const endpoint = ENDPOINTS[request.endpoint];
 	const streamed = isStreamBody(request.body);

@@ -98,7 +98,7 @@ export interface DispatchOptions {
 	/** After every `size` items (all finished), a pause of `intervalMs` before the next batch. */
 	batch?: { size: number; intervalMs: number };
 	/** Once aborted, no item starts (items in progress end as their own waits and requests are aborted). */
-	signal?: AbortSignal;
+	signal?: { readonly aborted: boolean };
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };

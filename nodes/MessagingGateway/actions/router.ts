@@ -27,12 +27,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if ('executeAll' in operation) return [await operation.executeAll.call(this, items)];
 
 	const run = resource === 'message' ? await openSendRun(this, readSending.call(this)) : undefined;
-	// n8n's Retry On Fail runs the node again even after a cancellation: such a try starts nothing.
-	if (run?.cancelled()) throw cancelledRun(this, 0, items.length);
-
-	if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items, run);
-
-	return [await runPerItem.call(this, operation, items, resource, run)];
+	try {
+		// n8n's Retry On Fail runs the node again even after a cancellation: such a try starts nothing.
+		if (run?.cancelled()) throw cancelledRun(this, 0, items.length);
+		if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items, run);
+		return [await runPerItem.call(this, operation, items, resource, run)];
+	} finally {
+		run?.close();
+	}
 }
 
 /**

@@ -17,6 +17,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readDefaultCountry } from '../../gateway/phone';
+import type { Cancellation } from '../../gateway/connection';
 import { openConnection, type GatewayConnection, type RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
 import { RecipientTurns } from './recipientTurns';
@@ -44,13 +45,15 @@ export interface SendRun {
 	pacing(recipient: string | undefined, itemIndex: number): RequestPacing;
 	/** The error of an item that did not start or stopped waiting because the execution was cancelled. */
 	cancelledError(itemIndex: number): NodeOperationError;
+	/** The run is over: stops listening to the execution's cancel signal. */
+	close(): void;
 }
 
 export async function openSendRun(context: IExecuteFunctions, settings: SendingSettings): Promise<SendRun> {
 	const connection = await openConnection.call(context);
 	const { cancel } = connection;
 	const pacer = new Pacer({ perSecond: settings.perSecond, perRecipientMs: settings.perRecipientMs });
-	const cancelled = () => cancel?.aborted === true;
+	const cancelled = () => cancel.aborted;
 	const sleep = async (ms: number) => await cancellableSleep(ms, cancel);
 	const cancelledError = (itemIndex: number) =>
 		new NodeOperationError(context.getNode(), `The execution was canceled: item ${itemIndex} was not sent`, { itemIndex });
@@ -66,18 +69,17 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 		cancelled,
 		sleep,
 		cancelledError,
+		close: () => cancel.close(),
 		async until<T>(promise: Promise<T>, itemIndex: number): Promise<T> {
-			if (!cancel) return await promise;
 			if (cancel.aborted) throw cancelledError(itemIndex);
-			let onCancel!: () => void;
+			let unsubscribe: () => void = () => undefined;
 			const aborted = new Promise<never>((_, reject) => {
-				onCancel = () => reject(cancelledError(itemIndex));
-				cancel.addEventListener('abort', onCancel, { once: true });
+				unsubscribe = cancel.subscribe(() => reject(cancelledError(itemIndex)));
 			});
 			try {
 				return await Promise.race([promise, aborted]);
 			} finally {
-				cancel.removeEventListener('abort', onCancel);
+				unsubscribe();
 			}
 		},
 		pacing(recipient, itemIndex) {
@@ -99,16 +101,17 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 	};
 }
 
-/** A sleep that ends early when `signal` aborts; its timer and listener go when it ends. */
-export async function cancellableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	if (signal?.aborted) return;
+/** A sleep that ends early when the execution is cancelled; its timer and subscription go when it ends. */
+export async function cancellableSleep(ms: number, cancel: Cancellation): Promise<void> {
+	if (cancel.aborted) return;
 	await new Promise<void>((resolve) => {
-		const done = () => {
-			clearTimeout(timer);
-			signal?.removeEventListener('abort', done);
+		const timer = setTimeout(() => {
+			unsubscribe();
 			resolve();
-		};
-		const timer = setTimeout(done, ms);
-		signal?.addEventListener('abort', done, { once: true });
+		}, ms);
+		const unsubscribe = cancel.subscribe(() => {
+			clearTimeout(timer);
+			resolve();
+		});
 	});
 }
