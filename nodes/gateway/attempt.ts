@@ -2,6 +2,7 @@
  * One attempt of a request: n8n's HTTP helper with a per-attempt AbortController, and the error of an attempt that
  * got no answer (with its outcome: errors.ts).
  */
+import type { Readable } from 'stream';
 import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -29,8 +30,10 @@ export interface Deadline {
 }
 
 /**
- * One attempt. Its controller is aborted by the whole-answer timer or by the execution's cancellation; both are
- * undone when the attempt ends, so nothing of the attempt stays reachable from the execution's signal.
+ * One attempt. Its controller is aborted by the deadline's timer or by the execution's cancellation; both are undone
+ * when the attempt ends, so nothing of the attempt stays reachable from the execution's signal. For a streamed body
+ * the timer is an idle one: every chunk the request takes from the body restarts it (the body stops giving chunks
+ * when the gateway stops reading), and after the last chunk the answer has the same time to come.
  */
 export async function send(
 	context: GatewayContext,
@@ -48,22 +51,34 @@ export async function send(
 		controller.abort();
 	});
 	const timer =
-		deadline.ms > 0 && !deadline.idle
+		deadline.ms > 0
 			? setTimeout(() => {
 					ended ??= 'timeout';
 					controller.abort();
 				}, deadline.ms)
 			: undefined;
-	const attempt: IHttpRequestOptions = { ...options, abortSignal: controller.signal };
-	if (deadline.idle && deadline.ms > 0) attempt.timeout = deadline.ms;
+	const stopWatching = timer && deadline.idle ? restartOnEachChunk(options.body as Readable, timer) : undefined;
 	try {
-		return (await context.helpers.httpRequest(attempt)) as RawResponse;
+		return (await context.helpers.httpRequest({ ...options, abortSignal: controller.signal })) as RawResponse;
 	} catch (error) {
 		throw failureOf(context, error, ended, connection, request, deadline);
 	} finally {
 		clearTimeout(timer);
+		stopWatching?.();
 		unsubscribe();
 	}
+}
+
+/**
+ * Restarts `timer` whenever the body gives a chunk. A 'data' listener would start the flow at once, before the
+ * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
+ * explicitly stays paused when a listener is added, and piping it resumes it.
+ */
+function restartOnEachChunk(body: Readable, timer: NodeJS.Timeout): () => void {
+	const restart = () => timer.refresh();
+	body.on('data', restart);
+	body.pause();
+	return () => body.off('data', restart);
 }
 
 /** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */
@@ -76,15 +91,14 @@ function failureOf(
 	deadline: Deadline,
 ): NodeApiError {
 	const code = networkErrorCode(error);
-	const idleTimeout = deadline.idle && (code === 'ECONNABORTED' || code === 'ETIMEDOUT');
 	const details =
 		ended === 'cancel'
 			? CANCELLED_IN_FLIGHT
 			: ended === 'timeout'
-				? describeTimeout(deadline.ms)
-				: idleTimeout
+				? deadline.idle
 					? describeIdleTimeout(deadline.ms)
-					: describeNetworkError(code, connection.settings.baseUrl);
+					: describeTimeout(deadline.ms)
+				: describeNetworkError(code, connection.settings.baseUrl);
 	const failure = apiError(context, { message: details.message, networkError: details.code ?? null }, {
 		message: details.message,
 		description: details.description,
