@@ -11,8 +11,8 @@ import { rejectionOf, runGateway, useSandbox, type GatewayRunOptions } from './s
 const gateway = useSandbox();
 /** A gateway across the internet; the run must end within one such latency of the cancel. */
 const LATENCY_MS = 1000;
-/** A request sent just before the cancel may be recorded by the sandbox a little later on a busy machine. */
-const IN_TRANSIT_MS = 100;
+/** Requests in progress at once (the default Parallel Requests): at most these were on their way at the cancel. */
+const PARALLEL = 20;
 
 const sendText = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'message',
@@ -30,32 +30,39 @@ const phones = (count: number) =>
  * Runs the node and cancels the execution once the sandbox received `afterRequests` requests (or after `afterMs`
  * when given); when it cancelled and when the run ended.
  */
-async function cancelAfter(after: { requests: number } | { answered: number } | { ms: number }, parameters: INodeParameters, options: GatewayRunOptions) {
+async function cancelAfter(after: { requests: number } | { ms: number }, parameters: INodeParameters, options: GatewayRunOptions) {
 	const controller = new AbortController();
 	let cancelledAt = 0;
+	let seenAtCancel = 0;
 	const cancel = () => {
 		cancelledAt = Date.now();
+		seenAtCancel = gateway.sandbox.requests.length;
 		controller.abort();
 	};
 	const timer =
 		'ms' in after
 			? setTimeout(cancel, after.ms)
-			: setInterval(() => {
-					const seen = 'requests' in after ? gateway.sandbox.requests : gateway.sandbox.requests.filter((request) => request.status === 200);
-					if (seen.length >= ('requests' in after ? after.requests : after.answered) && !cancelledAt) cancel();
-				}, 2);
+			: setInterval(() => gateway.sandbox.requests.length >= after.requests && !cancelledAt && cancel(), 2);
 	try {
 		const error = await rejectionOf(runGateway(gateway.sandbox, parameters, { ...options, abortSignal: controller.signal }));
-		return { error, cancelledAt, endedAt: Date.now() };
+		const endedAt = Date.now();
+		// Anything the run still started would reach the sandbox within this time.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		return { error, cancelledAt, endedAt, seenAtCancel };
 	} finally {
 		clearTimeout(timer);
 		clearInterval(timer);
 	}
 }
 
-/** Requests that reached the sandbox after the cancellation (a few ms for one already on its way). */
-const startedAfter = (cancelledAt: number) =>
-	gateway.sandbox.requests.filter((request) => request.receivedAt > cancelledAt + IN_TRANSIT_MS);
+/**
+ * Requests the sandbox received beyond those it had seen at the cancel and those already on their way (at most one
+ * per parallel slot). The sandbox shares the test's event loop, so it may record a request sent just before the
+ * cancel a good while later on a busy machine: counting is sturdier than timestamps here. A run that kept going
+ * would send 80 a second.
+ */
+const startedAfter = (run: { seenAtCancel: number }) =>
+	gateway.sandbox.requests.slice(run.seenAtCancel + PARALLEL).map((request) => request.receivedAt);
 
 describe('a cancelled execution', () => {
 	// The first run of a test file loads n8n's execution machinery: not part of what is measured.
@@ -65,31 +72,34 @@ describe('a cancelled execution', () => {
 	it.each([false, true])(
 		'starts no request after the cancel and ends within one latency, with one error (Continue On Fail: %s)',
 		async (continueOnFail) => {
-			const { error, cancelledAt, endedAt } = await cancelAfter({ requests: 30 }, sendText(), { items: phones(400), continueOnFail });
+			const run = await cancelAfter({ requests: 30 }, sendText(), { items: phones(400), continueOnFail });
+			const { error, cancelledAt, endedAt } = run;
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toMatch(/^The execution was canceled: \d+ of 400 items were sent$/);
 			expect(gateway.sandbox.requests.length).toBeLessThan(60);
-			expect(startedAfter(cancelledAt)).toEqual([]);
+			expect(startedAfter(run)).toEqual([]);
 			expect(endedAt - cancelledAt).toBeLessThan(LATENCY_MS);
 		},
 	);
 
 	it("with Retry On Fail, n8n's further tries start nothing", async () => {
-		const { cancelledAt, error } = await cancelAfter({ requests: 10 }, sendText(), { items: phones(100), retryOnFail: { maxTries: 3 } });
-		expect(error.tries).toBe(3);
-		expect(startedAfter(cancelledAt)).toEqual([]);
+		const run = await cancelAfter({ requests: 10 }, sendText(), { items: phones(100), retryOnFail: { maxTries: 3 } });
+		expect(run.error.tries).toBe(3);
+		expect(startedAfter(run)).toEqual([]);
 	});
 
 	it('ends the pause of a 429 at once', async () => {
 		gateway.sandbox.failNext('messages', 1, '429', { retryAfterSeconds: 30 });
-		const { cancelledAt, endedAt } = await cancelAfter({ ms: 400 }, sendText(), { items: phones(20) });
-		expect(endedAt - cancelledAt).toBeLessThan(LATENCY_MS);
-		expect(startedAfter(cancelledAt)).toEqual([]);
+		// The 429 is answered after one latency; the cancel comes during its 30 s pause.
+		const run = await cancelAfter({ ms: 1.5 * LATENCY_MS }, sendText(), { items: phones(40) });
+		expect(run.endedAt - run.cancelledAt).toBeLessThan(LATENCY_MS);
+		expect(startedAfter(run)).toEqual([]);
 	});
 
 	it('ends the pause between batches at once', async () => {
 		const parameters = sendText({ batching: { batchSize: 5, batchInterval: 30_000 } });
-		const { cancelledAt, endedAt, error } = await cancelAfter({ answered: 5 }, parameters, { items: phones(20) });
+		// The first batch (5 in parallel) is answered after one latency; the cancel comes in the 30 s pause after it.
+		const { cancelledAt, endedAt, error } = await cancelAfter({ ms: 2.5 * LATENCY_MS }, parameters, { items: phones(20) });
 		expect(error.message).toMatch(/5 of 20 items were sent/);
 		expect(endedAt - cancelledAt).toBeLessThan(LATENCY_MS);
 	});
