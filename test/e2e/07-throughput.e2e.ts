@@ -37,14 +37,15 @@ test('Retry On Fail (3 tries), the 4th message fails once: one accepted request 
 	const [imported] = await env.importWorkflows([workflow]);
 
 	await env.sandbox.control.reset();
-	await env.sandbox.control.fail({ route: 'messages', count: 1, mode: '500', skip: 3 });
+	// A 429 longer than the node waits: refused before it was taken ("not sent"), so a retry may send it.
+	await env.sandbox.control.fail({ route: 'messages', count: 1, mode: '429', retryAfterSeconds: 600, skip: 3 });
 	const exec = await env.execute(imported);
 	expectSuccess(exec);
 
 	const messages = ((await env.requests()) as SandboxRequest[]).filter((request) => request.path === '/api/Messages');
 	// The 4th request failed; n8n ran the node again; only that recipient was sent again.
-	expect(messages.map((request) => request.status).filter((status) => status !== 200)).toEqual([500]);
-	expect(messages[3].status).toBe(500);
+	expect(messages.map((request) => request.status).filter((status) => status !== 200)).toEqual([429]);
+	expect(messages[3].status).toBe(429);
 	const accepted = messages.filter((request) => request.status === 200);
 	expect(accepted.map(recipientOf).sort()).toEqual(PHONES);
 	expect(messages).toHaveLength(6);
