@@ -75,7 +75,7 @@ async function runPerItem(
 	const result = await dispatch(
 		items.length,
 		{
-			parallel: run ? readSending.call(this).parallel : 1,
+			parallel: run?.parallel ?? 1,
 			stopOnFailure: !this.continueOnFail(),
 			batch: batching && { size: batching.size, intervalMs: batching.intervalMs },
 			signal: run?.connection.cancel,

@@ -25,8 +25,9 @@ import { recordScopeOf } from './retrySafe';
 import type { SendingSettings } from './sending';
 
 export interface SendRun {
-	readonly context: IExecuteFunctions;
 	readonly connection: GatewayConnection;
+	/** Items in progress at once (Parallel Requests). */
+	readonly parallel: number;
 	/** The credential's Default Country, read once: a country, or why it cannot be used. */
 	readonly credentialCountry: ReturnType<typeof readDefaultCountry>;
 	readonly timeoutMs: number;
@@ -59,8 +60,8 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 		new NodeOperationError(context.getNode(), `The execution was canceled: item ${itemIndex} was not sent`, { itemIndex });
 
 	return {
-		context,
 		connection,
+		parallel: settings.parallel,
 		credentialCountry: readDefaultCountry(connection.settings.defaultCountry),
 		timeoutMs: settings.timeoutMs,
 		turns: new RecipientTurns(),
