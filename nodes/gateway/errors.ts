@@ -10,6 +10,8 @@ export interface GatewayErrorDetails {
 	message: string;
 	description?: string;
 	code?: string;
+	/** For failures without an answer: whether the request can have reached the gateway. */
+	outcome?: RequestOutcome;
 }
 
 type Json = Record<string, unknown>;
@@ -73,9 +75,55 @@ export function readGatewayError(statusCode: number, body: unknown, statusText?:
 	};
 }
 
+// ---- What an answer says about a request (docs/retries.md lists this table) ----
+
+/**
+ * `accepted`: the gateway took the request. `notSent`: it did not, sending it again is safe. `unknown`: it may have
+ * taken it; such a request is never repeated, neither by the node nor by n8n's Retry On Fail.
+ */
+export type RequestOutcome = 'accepted' | 'notSent' | 'unknown';
+
+/**
+ * The outcome of an HTTP status. A 2xx is accepted (its body must still be readable: an unreadable 2xx is unknown).
+ * Every 4xx, 429 included, is the gateway or its proxy refusing the request before taking it: not sent. Every 5xx is
+ * unknown: the gateway sits behind an API proxy (NOTES.md), whose 502, 503 and 504 come when the upstream failed or
+ * did not answer in time, which may be after it accepted the message; and a 500 is the one error status the spec
+ * documents ("Server error", section 7) without saying at what point it happens, while the proxy answers its own
+ * failures with a 500 too, so a 500 cannot be told apart from "taken, then failed". 1xx and 3xx (redirects are not
+ * followed) never reached a handler: not sent.
+ */
+export function outcomeOfStatus(status: number): RequestOutcome {
+	if (status >= 200 && status < 300) return 'accepted';
+	if (status >= 500) return 'unknown';
+	return 'notSent';
+}
+
+/** Errors of requests whose outcome is unknown (5xx, lost connection, timeout, cancelled in flight, unreadable 2xx). */
+const unknownOutcomes = new WeakSet<object>();
+
+/** Marks an error as one of a request that may have been accepted: it must not be sent again, not even by a retry. */
+export function markUnknownOutcome<E extends object>(error: E): E {
+	unknownOutcomes.add(error);
+	return error;
+}
+
+export function hasUnknownOutcome(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && unknownOutcomes.has(error);
+}
+
 /** What the user is told when a request may have reached the gateway and was therefore not sent again. */
 export const MAY_HAVE_BEEN_ACCEPTED =
-	'The gateway may have accepted the request. It was not repeated, so that nothing is sent twice: check before running it again.';
+	"The gateway may have accepted the request. It was not repeated, neither by the node nor by n8n's Retry On Fail, so that nothing is sent twice: check before running it again.";
+
+/** What the user is told of a 4xx or an unreachable gateway. */
+export const NOT_SENT = 'The gateway did not accept the request: nothing was sent.';
+
+/** The description of an error answer, by its outcome; `detail` is the gateway's own description, when it gave one. */
+export function describeStatusOutcome(status: number, detail?: string): string | undefined {
+	const outcome = outcomeOfStatus(status);
+	if (outcome === 'unknown') return detail ? `${detail} ${MAY_HAVE_BEEN_ACCEPTED}` : MAY_HAVE_BEEN_ACCEPTED;
+	return detail;
+}
 
 /** A request that ran past its deadline: it was sent (or being sent), so it may have been accepted. */
 export function describeTimeout(timeoutMs: number): GatewayErrorDetails {
@@ -87,6 +135,23 @@ export function describeTimeout(timeoutMs: number): GatewayErrorDetails {
 	};
 }
 
+/** A streamed upload during which no byte moved either way for the Timeout: it may have been accepted. */
+export function describeIdleTimeout(timeoutMs: number): GatewayErrorDetails {
+	const seconds = Math.round(timeoutMs / 100) / 10;
+	return {
+		message: `The upload stalled: no byte moved for ${seconds} s (Timeout option); it may have been sent and was not repeated`,
+		description: MAY_HAVE_BEEN_ACCEPTED,
+		code: 'TIMEOUT',
+	};
+}
+
+/** A request in flight when the execution was cancelled: it was aborted, and may have been accepted. */
+export const CANCELLED_IN_FLIGHT: GatewayErrorDetails = {
+	message: 'The execution was canceled while this request was in flight: it was aborted and may have been sent',
+	description: MAY_HAVE_BEEN_ACCEPTED,
+	code: 'CANCELED',
+};
+
 /** Network failures: whether the request can have reached the gateway decides what the user is told. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
 
@@ -96,12 +161,14 @@ export function describeNetworkError(code: string | undefined, baseUrl: string):
 			message: `Could not reach the gateway at ${baseUrl} (${code})`,
 			description: 'Nothing was sent. Check the Base URL of the credential and that the gateway is reachable from n8n.',
 			code,
+			outcome: 'notSent',
 		};
 	}
 	return {
 		message: `The connection to the gateway was lost before it answered (${code ?? 'no answer'})`,
 		description: MAY_HAVE_BEEN_ACCEPTED,
 		code,
+		outcome: 'unknown',
 	};
 }
 

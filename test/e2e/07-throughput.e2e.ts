@@ -1,9 +1,10 @@
 /**
  * Sending at the network's pace in a real n8n: n8n's own Retry On Fail (the engine re-runs the whole node with the
- * same input) must not send an accepted message a second time. Checked at the sandbox gateway's recorded requests.
+ * same input) must not send an accepted message a second time, and stopping a running execution through n8n's REST
+ * API stops the sends. Checked at the sandbox gateway's recorded requests.
  */
-import type { Execution } from './support/db';
-import { setup, type Env, type SandboxRequest } from './support/env';
+import { getExecution, listExecutions, publicationOutbox, type Execution } from './support/db';
+import { ACTION, n8n, setup, util, type Env, type SandboxRequest, type Workflow } from './support/env';
 import { itemsCode, single } from './support/workflows';
 
 let env: Env;
@@ -37,14 +38,15 @@ test('Retry On Fail (3 tries), the 4th message fails once: one accepted request 
 	const [imported] = await env.importWorkflows([workflow]);
 
 	await env.sandbox.control.reset();
-	await env.sandbox.control.fail({ route: 'messages', count: 1, mode: '500', skip: 3 });
+	// A 429 longer than the node waits: refused before it was taken ("not sent"), so a retry may send it.
+	await env.sandbox.control.fail({ route: 'messages', count: 1, mode: '429', retryAfterSeconds: 600, skip: 3 });
 	const exec = await env.execute(imported);
 	expectSuccess(exec);
 
 	const messages = ((await env.requests()) as SandboxRequest[]).filter((request) => request.path === '/api/Messages');
 	// The 4th request failed; n8n ran the node again; only that recipient was sent again.
-	expect(messages.map((request) => request.status).filter((status) => status !== 200)).toEqual([500]);
-	expect(messages[3].status).toBe(500);
+	expect(messages.map((request) => request.status).filter((status) => status !== 200)).toEqual([429]);
+	expect(messages[3].status).toBe(429);
 	const accepted = messages.filter((request) => request.status === 200);
 	expect(accepted.map(recipientOf).sort()).toEqual(PHONES);
 	expect(messages).toHaveLength(6);
@@ -88,4 +90,73 @@ test('messages to one recipient reach the gateway in item order, each after the 
 	// The other recipient did not wait for them.
 	expect(Number(messages.find((request) => recipientOf(request) === other)!.receivedAt)).toBeLessThan(received[1]);
 	expect(exec.node('Gateway')!.items.map((item) => item.json.to)).toEqual([PHONES[0], other, PHONES[0], PHONES[0]]);
+});
+
+test('a 1,000-message execution stopped through the REST API after 2 s: nothing reaches the gateway later than one latency after the stop, and the execution is canceled', async () => {
+	const LATENCY_MS = 100;
+	const phones = Array.from({ length: 1000 }, (_, i) => ({ phone: `551198${String(8_000_000 + i).padStart(7, '0')}` }));
+	const workflow: Workflow = {
+		name: 'e2e stop a send run',
+		nodes: [
+			{
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'mg-e2e-cancel',
+				parameters: { httpMethod: 'POST', path: 'mg-e2e-cancel', responseMode: 'onReceived', options: {} },
+			},
+			{ name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode: itemsCode(phones) } },
+			{
+				name: 'Gateway',
+				type: ACTION,
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: { resource: 'message', operation: 'send', messageType: 'text', recipientPhoneNumber: '={{ $json.phone }}', textBody: 'Oi' },
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+			Input: { main: [[{ node: 'Gateway', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+	const [imported] = await env.importWorkflows([workflow]);
+	await env.cli(['publish:workflow', `--id=${imported.id}`]);
+	await env.start();
+	try {
+		await util.waitFor(
+			'the publication outbox to finish',
+			async () => publicationOutbox(env.db).some((row) => row.workflowId === imported.id && row.status === 'completed'),
+			{ timeoutMs: 60000, intervalMs: 500 },
+		);
+		await n8n.ensureOwner(env.inst);
+		const session = await n8n.login(env.inst);
+		await env.sandbox.control.reset();
+		await env.sandbox.control.latency(LATENCY_MS);
+
+		const started = await fetch(`${env.inst.baseUrl}/webhook/mg-e2e-cancel`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+		expect(started.status).toBe(200);
+		await util.sleep(2000);
+		const [running] = listExecutions(env.db, imported.id!).filter((row) => row.status === 'running');
+		expect(running).toBeDefined();
+		const stoppedAt = Date.now();
+		await session.request('POST', `/rest/executions/${running.id}/stop`, {});
+		await util.sleep(3000);
+
+		const messages = ((await env.requests()) as SandboxRequest[]).filter((request) => request.path === '/api/Messages');
+		const receivedAt = messages.map((request) => (request as unknown as { receivedAt: number }).receivedAt);
+		// About 2 s at 80/s were sent; a run that kept going would have sent 240 more in the 3 s after the stop.
+		expect(messages.length).toBeGreaterThan(50);
+		expect(messages.length).toBeLessThan(400);
+		expect(Math.max(...receivedAt)).toBeLessThanOrEqual(stoppedAt + LATENCY_MS);
+		await util.waitFor('the execution to end', async () => getExecution(env.db, running.id).status !== 'running', {
+			timeoutMs: 30000,
+			intervalMs: 250,
+		});
+		expect(getExecution(env.db, running.id).status).toBe('canceled');
+	} finally {
+		await env.sandbox.control.latency(0);
+		await env.stop();
+	}
 });

@@ -72,6 +72,8 @@ export interface RunNodeOptions extends CommonOptions {
 	 * run index and execution), when it throws or its first output item has `json.error`, up to `maxTries` runs.
 	 */
 	retryOnFail?: { maxTries: number; waitBetweenTriesMs?: number };
+	/** The execution's cancel signal, as n8n's engine passes it to runNode (stop button, workflow timeout). */
+	abortSignal?: AbortSignal;
 }
 
 export interface RunNodeResult {
@@ -113,7 +115,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		if (tries > 0) await new Promise((resolve) => setTimeout(resolve, options.retryOnFail?.waitBetweenTriesMs ?? 0));
 		tries++;
 		try {
-			result = await runner.runNode(workflow, executeData, runExecutionData, 0, additionalData, mode);
+			result = await runner.runNode(workflow, executeData, runExecutionData, 0, additionalData, mode, options.abortSignal);
 		} catch (error) {
 			// The last try's error leaves with the number of tries made, so that tests can tell that n8n's loop ran.
 			if (tries >= maxTries) throw Object.assign(error as object, { tries });

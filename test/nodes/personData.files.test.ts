@@ -144,8 +144,9 @@ describe('Person Data > Upload: Validate File First is a promise about the bytes
 });
 
 describe("Person Data > Upload from files: n8n's Retry On Fail uploads nothing twice", () => {
-	it('the second of three files fails once: the retry uploads neither file 1 again nor anything twice', async () => {
-		gateway.sandbox.failNext('personUpload', 1, '500', { skip: 1 });
+	it('the second of three files is refused once: the retry uploads neither file 1 again nor anything twice', async () => {
+		// A 429 is "not sent" (a 500 would be of unknown outcome, never repeated).
+		gateway.sandbox.failNext('personUpload', 1, '429', { skip: 1 });
 		const files = [0, 1, 2].map((n) => binaryItem(`FirstName;Email\nP${n};p${n}@example.com\n`, `people-${n}.csv`));
 		const { output, tries } = await runGateway(
 			gateway.sandbox,

@@ -420,18 +420,44 @@ describe("Person Data > Upload: n8n's Retry On Fail uploads nothing twice", () =
 			{ items, retryOnFail },
 		);
 
-	it('part 2 fails once: the retry does not upload part 1 again and reuses its fileId; every record is stored once', async () => {
-		gateway.sandbox.failNext('personUpload', 1, '500', { skip: 1 });
+	it('part 2 is refused once: the retry does not upload part 1 again and reuses its fileId; every record is stored once', async () => {
+		// A 429 is "not sent" (a 500 would be of unknown outcome, never repeated).
+		gateway.sandbox.failNext('personUpload', 1, '429', { skip: 1 });
 		const { output, tries } = await upload();
 		expect(tries).toBe(2);
 		const files = gateway.sandbox.state.personFiles;
 		expect(files.length).toBeGreaterThan(2);
 		// One request per part, plus the one the gateway refused.
 		expect(uploads()).toHaveLength(files.length + 1);
-		expect(uploads().filter((request) => request.status === 500)).toHaveLength(1);
+		expect(uploads().filter((request) => request.status === 429)).toHaveLength(1);
 		expect(storedRows().map((row) => row.Email)).toEqual(items.map((item) => item.json.email));
 		expect(output[0].map((item) => item.json.fileId)).toEqual(files.map((file) => file.fileId));
 		expect(output[0].map((item) => item.json.part)).toEqual(files.map((_, index) => index + 1));
+	});
+
+	it('Continue On Fail: a first part of unknown outcome keeps its records on the retry; no record twice, every fileId with its own items', async () => {
+		// 12 items in three parts; the first part's connection drops after the gateway stored it.
+		const twelve = jsonItems(Array.from({ length: 12 }, (_, i) => ({ first_name: `P${i}`, email: `p${i}@example.com` })));
+		gateway.sandbox.failNext('personUpload', 1, 'drop-after-accept');
+		const { output, tries } = await runGateway(
+			gateway.sandbox,
+			{ resource: 'personData', operation: 'upload', options: { partSizeLimit: 125 } },
+			{ items: twelve, retryOnFail, continueOnFail: true },
+		);
+		expect(tries).toBe(3); // the error item comes first: n8n tries again until Max Tries
+		expect(uploads()).toHaveLength(3); // one request per part, none on the retries
+		expect(storedRows().map((row) => row.Email)).toEqual(twelve.map((item) => item.json.email));
+		// Each output item is paired with the items of its own part, as the gateway stored the parts.
+		const stored = gateway.sandbox.state.personFiles;
+		expect(stored.map((file) => file.records).reduce((sum, records) => sum + records, 0)).toBe(12);
+		let next = 0;
+		const partItems = stored.map((file) => Array.from({ length: file.records }, () => ({ item: next++ })));
+		const [first, ...accepted] = output[0];
+		expect(first.json.error).toMatch(/connection to the gateway was lost/);
+		expect(first.pairedItem).toEqual(partItems[0]);
+		// The first part was stored but its answer was lost: the others carry their own fileIds.
+		expect(accepted.map((item) => item.json.fileId)).toEqual(stored.slice(1).map((file) => file.fileId));
+		expect(accepted.map((item) => item.pairedItem)).toEqual(partItems.slice(1));
 	});
 
 	it('a part that may have arrived (connection lost) is not sent again by any try', async () => {

@@ -170,6 +170,21 @@ describe('parallel sending (dispatcher)', () => {
 			expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
 		});
 
+		it('leave in item order whatever each item awaits first: a credential country and an own country, 20 runs', async () => {
+			// Item 0 reads its country from the credential, item 1 from its own expression: the same number written
+			// nationally. Reading the credential once per item used to let item 1 claim the recipient first.
+			const items = [
+				{ json: { phone: '(11) 98888-0010', country: '', text: 'message 0' } },
+				{ json: { phone: '11 98888 0010', country: 'BR', text: 'message 1' } },
+			];
+			const parameters = sendNumbered({ defaultCountry: '={{ $json.country }}', sending: { messagesPerSecond: 0 } });
+			for (let runIndex = 0; runIndex < 20; runIndex++) {
+				gateway.sandbox.reset();
+				await runGateway(gateway.sandbox, parameters, { items, credentials: { defaultCountry: 'BR' } });
+				expect(gateway.sandbox.requests.map(textOf)).toEqual(['message 0', 'message 1']);
+			}
+		});
+
 		it('without Continue On Fail, a later one is not sent after an earlier one failed', async () => {
 			gateway.sandbox.setLatency(200);
 			gateway.sandbox.failNext('messages', 1, '500');
@@ -218,6 +233,8 @@ describe('parallel sending (dispatcher)', () => {
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.context.itemIndex).toBe(4);
 		expect(error.description).toMatch(/4 of 10 items were sent before the run stopped at item 4/);
+		// n8n's Retry On Fail answers them from the record; a Retry from the executions list is a new run.
+		expect(error.description).toMatch(/Retry On Fail does not send them again; a Retry of the execution .* sends every item again/);
 		expect(gateway.sandbox.requests.map(recipientOf).sort()).toEqual(digitsOf(items).slice(0, 4)); // two in flight: any order
 	});
 
@@ -236,20 +253,23 @@ describe('parallel sending (dispatcher)', () => {
 describe("n8n's Retry On Fail sends nothing twice", () => {
 	const retry = { maxTries: 3 };
 
+	// A 429 whose Retry-After is longer than the node waits: refused before it was taken (not sent), so it may go again.
+	const notSent = { retryAfterSeconds: 600 };
+
 	it('a 10-item run that fails at one item: the retry sends only that item; every recipient gets one accepted message', async () => {
-		gateway.sandbox.failNext('messages', 1, '500', { skip: 6 });
+		gateway.sandbox.failNext('messages', 1, '429', { skip: 6, ...notSent });
 		const items = phones(10);
 		const { output, tries } = await runGateway(gateway.sandbox, sendText(), { items, retryOnFail: retry });
 		expect(tries).toBe(2);
 		const statuses = gateway.sandbox.requests.map((request) => request.status);
-		expect(statuses.filter((status) => status === 500)).toHaveLength(1);
+		expect(statuses.filter((status) => status === 429)).toHaveLength(1);
 		expect(statuses.filter((status) => status === 200)).toHaveLength(10);
 		const ids = acceptedIds();
 		expect(output[0].map((item) => item.json.messageId)).toEqual(digitsOf(items).map((to) => ids[to]));
 	});
 
 	it('with Continue On Fail, a first error item makes n8n retry: accepted items come from the record', async () => {
-		gateway.sandbox.failNext('messages', 1, '500');
+		gateway.sandbox.failNext('messages', 1, '429', notSent);
 		const items = phones(5);
 		const { output, tries } = await runGateway(gateway.sandbox, sendText({ sending: { parallelRequests: 1 } }), {
 			items,
@@ -272,6 +292,31 @@ describe("n8n's Retry On Fail sends nothing twice", () => {
 		expect(error.tries).toBe(3);
 		// Three tries: items 0, 1 answered from the record, item 2 fails again from the record, item 3 never started.
 		expect(gateway.sandbox.requests.map(recipientOf)).toEqual(digitsOf(items).slice(0, 3));
+	});
+
+	it.each(['502-after-accept', '504-after-accept', '500'] as const)(
+		'a %s from the proxy is unknown: one request in all, with Retry On Fail 3, and the error says it was not repeated',
+		async (fault) => {
+			gateway.sandbox.failNext('messages', 1, fault);
+			const error = await rejectionOf(runGateway(gateway.sandbox, sendText(), { items: phones(1), retryOnFail: retry }));
+			expect(error.tries).toBe(3);
+			expect(gateway.sandbox.requests).toHaveLength(1);
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.description).toMatch(/may have accepted.*not repeated.*Retry On Fail/);
+		},
+	);
+
+	it('a 502 with Continue On Fail and Retry On Fail: the error item comes back from the record, nothing sent again', async () => {
+		gateway.sandbox.failNext('messages', 1, '502-after-accept');
+		const { output, tries } = await runGateway(gateway.sandbox, sendText(), {
+			items: phones(2),
+			continueOnFail: true,
+			retryOnFail: retry,
+		});
+		expect(tries).toBe(3);
+		expect(gateway.sandbox.requests).toHaveLength(2);
+		expect(output[0][0].json).toMatchObject({ httpCode: '502' });
+		expect(output[0][1].json.messageId).toEqual(expect.any(String));
 	});
 
 	it('each new run of the node sends again (the record is per run, not per process)', async () => {

@@ -33,6 +33,8 @@ export interface GatewayRunOptions {
 	retryOnFail?: { maxTries: number; waitBetweenTriesMs?: number };
 	/** The node's typeVersion (default: the newest). */
 	typeVersion?: number;
+	/** The execution's cancel signal (n8n's stop). */
+	abortSignal?: AbortSignal;
 }
 
 /** Runs the Messaging Gateway node with these parameters against the sandbox. */
@@ -45,6 +47,7 @@ export function runGateway(sandbox: Sandbox, parameters: INodeParameters, option
 		continueOnFail: options.continueOnFail,
 		retryOnFail: options.retryOnFail,
 		typeVersion: options.typeVersion,
+		abortSignal: options.abortSignal,
 	});
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+import { Readable } from 'node:stream';
 
 import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
 import { ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
@@ -39,11 +40,24 @@ class TransportProbe implements INodeType {
 				pathSuffix?: string;
 				body?: IDataObject;
 				timeoutMs?: number;
+				/** Send a streamed CSV body instead: `rows` rows, one every `everyMs`. */
+				stream?: { rows: number; everyMs: number };
 			};
-			const response = await gatewayRequest.call(this, { ...request, itemIndex: index });
+			const { stream, ...rest } = request;
+			const body = stream ? Readable.from(csvRows(stream.rows, stream.everyMs)) : rest.body;
+			const response = await gatewayRequest.call(this, { ...rest, body, contentType: stream ? 'application/csv' : undefined, itemIndex: index });
 			out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: index } });
 		}
 		return [out];
+	}
+}
+
+/** A person file written slowly: the header, then `rows` rows of about 1 KB, one every `everyMs`. */
+async function* csvRows(rows: number, everyMs: number): AsyncGenerator<Buffer> {
+	yield Buffer.from('FirstName;Email\n');
+	for (let row = 0; row < rows; row++) {
+		if (everyMs > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+		yield Buffer.from(`${'P'.repeat(1000)};p${row}@example.com\n`);
 	}
 }
 
@@ -287,6 +301,38 @@ describe('a deadline per request (Timeout), the whole answer included', () => {
 			refused = caught as NodeApiError;
 		}
 		expect(refused!.description).toMatch(/^Nothing was sent/);
+	});
+});
+
+describe('a streamed upload has an idle deadline: no byte either way for the Timeout', () => {
+	const failureOf = async (items: IDataObject[]) => {
+		try {
+			await probe(items);
+		} catch (caught) {
+			return caught as NodeApiError;
+		}
+		return undefined;
+	};
+
+	it('a gateway that stops reading the body: the upload ends at the deadline, "may have been sent; not repeated"', async () => {
+		sandbox.failNext('personUpload', 1, 'stop-reading');
+		const started = Date.now();
+		// 200 MB if it were read: far more than the socket buffers hold.
+		const error = await failureOf([{ endpoint: 'personUpload', method: 'POST', timeoutMs: 1000, stream: { rows: 200_000, everyMs: 0 } }]);
+		const elapsed = Date.now() - started;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('The upload stalled: no byte moved for 1 s (Timeout option); it may have been sent and was not repeated');
+		expect(error!.description).toBe(MAY_HAVE_BEEN_ACCEPTED);
+		expect(elapsed).toBeGreaterThanOrEqual(900);
+		expect(elapsed).toBeLessThan(15_000);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('an upload that keeps moving is not cut by the Timeout, however long it takes in all', async () => {
+		// 8 rows 250 ms apart: 2 s in all against a 1 s Timeout.
+		const error = await failureOf([{ endpoint: 'personUpload', method: 'POST', timeoutMs: 1000, stream: { rows: 8, everyMs: 250 } }]);
+		expect(error).toBeUndefined();
+		expect(sandbox.state.personFiles).toHaveLength(1);
 	});
 });
 

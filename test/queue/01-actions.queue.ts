@@ -206,7 +206,8 @@ describe('person file', () => {
 
 test('Retry On Fail on a worker sends nothing twice: the gateway fails the 4th message once, the retry sends only that one', async () => {
 	const start = await mark();
-	await cluster.sandbox.control.fail({ route: 'messages', count: 1, mode: '500', skip: 3 });
+	// A 429 longer than the node waits is "not sent" (a 500 is of unknown outcome and never sent again).
+	await cluster.sandbox.control.fail({ route: 'messages', count: 1, mode: '429', retryAfterSeconds: 600, skip: 3 });
 	const exec = await runOnce(workflows.retry, '{}');
 	expectSuccess(exec);
 	expect(cluster.workersThatRan(exec.id)).toHaveLength(1);
@@ -215,7 +216,7 @@ test('Retry On Fail on a worker sends nothing twice: the gateway fails the 4th m
 	for (const r of sent) byRecipient.get(r.body.to)?.push(r.status as number);
 	// Exactly one accepted request per recipient; the one that failed was sent again once, nothing else was.
 	expect([...byRecipient.values()].map((statuses) => statuses.filter((s) => s === 200).length)).toEqual([1, 1, 1, 1, 1]);
-	expect(sent.filter((r) => r.status === 500)).toHaveLength(1);
+	expect(sent.filter((r) => r.status === 429)).toHaveLength(1);
 	expect(sent).toHaveLength(RETRY_RECIPIENTS.length + 1);
 	// The output pairs each item with its own accepted message.
 	const out = exec.node('Gateway')!.items.map((i) => i.json.messageId);

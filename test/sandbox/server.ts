@@ -68,9 +68,29 @@ export type Latency = number | ((request: RecordedRequest) => number);
 /**
  * Injected faults. `hang`: the body is read and no answer ever comes; `trickle`: a 200 whose JSON body arrives one
  * byte per `trickleMs` and never completes; `truncated-json`, `empty-200`, `no-ids`: a 200 whose body is cut short,
- * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway).
+ * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway); `stop-reading`:
+ * the body is not read (after its first bytes) and no answer comes, as a gateway that stalls in the middle of an upload.
  */
-export type FailureMode = '500' | '429' | 'drop' | 'non-json' | 'hang' | 'trickle' | 'truncated-json' | 'empty-200' | 'no-ids';
+export type FailureMode =
+	| '500'
+	| '429'
+	| 'drop'
+	| 'non-json'
+	| 'hang'
+	| 'trickle'
+	| 'truncated-json'
+	| 'empty-200'
+	| 'no-ids'
+	| AfterAcceptFailure
+	| 'stop-reading';
+
+/**
+ * Faults of a proxy in front of a gateway that took the request: the request is handled (a message is recorded as
+ * sent, a person file stored), then the proxy answers 502 or 504, or the connection drops, instead of the answer.
+ */
+export type AfterAcceptFailure = '502-after-accept' | '504-after-accept' | 'drop-after-accept';
+
+const AFTER_ACCEPT: ReadonlySet<FailureMode> = new Set<FailureMode>(['502-after-accept', '504-after-accept', 'drop-after-accept']);
 
 export interface RecordedRequest {
 	route: RouteName | null;
@@ -329,20 +349,28 @@ export class SandboxGateway implements Sandbox {
 		const { route } = match;
 		record.route = route.name;
 
+		const pending = this.failures.get(route.name);
+		let failure: PendingFailure | undefined;
+		if (pending?.[0] && pending[0].skip > 0) pending[0].skip--;
+		else if (pending?.[0]) failure = pending.shift() as PendingFailure;
+		if (failure?.mode === 'stop-reading') {
+			req.pause();
+			return; // Neither reads nor answers: the client's socket stalls once the buffers are full.
+		}
+
 		const body = await this.readBody(route, req);
 		record.body = recordedBody(body);
 		const latency = typeof this.latency === 'function' ? this.latency(record) : this.latency;
 		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 
-		const pending = this.failures.get(route.name);
-		if (pending?.[0] && pending[0].skip > 0) pending[0].skip--;
-		else if (pending?.[0]) return this.fail(res, record, pending.shift() as PendingFailure);
+		if (failure && !AFTER_ACCEPT.has(failure.mode)) return this.fail(res, record, failure);
 
 		try {
 			const apiKey = this.authenticate(req);
 			checkVersion(route, req);
 			checkQuery(route, url);
 			const [status, answer] = this.dispatch(route, match.id, apiKey, url, body, req);
+			if (failure) return this.failAfterAccept(res, record, failure.mode, status, answer);
 			this.send(res, record, status, answer);
 		} catch (error) {
 			if (!(error instanceof GatewayError)) throw error;
@@ -447,6 +475,19 @@ export class SandboxGateway implements Sandbox {
 			return this.send(res, record, 429, body, { 'retry-after': String(failure.retryAfterSeconds) });
 		}
 		this.send(res, record, 500, errorBody('Internal server error: injected by the sandbox', 'ServerError', 2));
+	}
+
+	/** The request was handled (`status`, `answer`); the client gets a proxy's failure instead. */
+	private failAfterAccept(res: ServerResponse, record: RecordedRequest, mode: FailureMode, status: number, answer: unknown): void {
+		record.responseBody = answer;
+		if (mode === 'drop-after-accept') {
+			record.status = 0;
+			res.socket?.destroy();
+			return;
+		}
+		const code = mode === '502-after-accept' ? 502 : 504;
+		const text = code === 502 ? 'An invalid response was received from the upstream server' : 'The upstream server is timing out';
+		this.send(res, record, code, { message: text }, { 'x-handled-status': String(status) });
 	}
 
 	/** Header names are case-insensitive (NOTES.md): Node lower-cases them, so `apiKey` arrives as `apikey`. */

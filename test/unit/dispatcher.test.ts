@@ -3,6 +3,7 @@
  * ordered, bounded-parallel dispatch with its stop rule, and the sent record's scoping.
  */
 import { dispatch, LATE_START_CATCH_UP_MS, Pacer, takeTurn } from '../../nodes/MessagingGateway/actions/dispatcher';
+import { RecipientTurns } from '../../nodes/MessagingGateway/actions/recipientTurns';
 import { SentRecord, sentKey } from '../../nodes/MessagingGateway/actions/sentRecord';
 
 /** A clock whose sleep moves time forward at once. */
@@ -143,5 +144,71 @@ describe('SentRecord', () => {
 		expect(record.lookup(run, sentKey(1, { to: '1' }))).toBeUndefined(); // another item
 		expect(record.lookup({}, sentKey(0, { to: '1' }))).toBeUndefined(); // another run
 		expect(record.size(run)).toBe(1);
+	});
+});
+
+describe('claims as the dispatcher starts items, and cancellation', () => {
+	const ticks = async (count: number) => {
+		for (let i = 0; i < count; i++) await Promise.resolve();
+	};
+
+	it('a claim made as an item starts keeps item order per recipient, whatever each item awaits after it', async () => {
+		for (let round = 0; round < 20; round++) {
+			const turns = new RecipientTurns();
+			const sent: number[] = [];
+			// Later items await less before they want to send: without claims in start order they would overtake.
+			await dispatch(
+				6,
+				{ parallel: 6, stopOnFailure: false },
+				(index) => {
+					const turn = turns.claim('same');
+					return (async () => {
+						await ticks((6 - index) * 3 + (round % 3));
+						await turn.ready;
+						sent.push(index);
+						await ticks(1);
+						turn.done(false);
+					})();
+				},
+				async () => undefined,
+			);
+			expect(sent).toEqual([0, 1, 2, 3, 4, 5]);
+		}
+	});
+
+	it('once the signal aborts, no item starts; the result says it was cancelled', async () => {
+		const controller = new AbortController();
+		const started: number[] = [];
+		const result = await dispatch(
+			100,
+			{ parallel: 2, stopOnFailure: false },
+			async (index) => {
+				started.push(index);
+				if (index === 3) controller.abort();
+				await ticks(1);
+				return index;
+			},
+			async () => undefined,
+		);
+		// Without the signal in the options nothing stops: the same run with it does.
+		expect(started).toHaveLength(100);
+		expect(result.cancelled).toBe(false);
+
+		const cancel = new AbortController();
+		const startedWithSignal: number[] = [];
+		const cancelled = await dispatch(
+			100,
+			{ parallel: 2, stopOnFailure: false, signal: cancel.signal, batch: { size: 10, intervalMs: 1000 } },
+			async (index) => {
+				startedWithSignal.push(index);
+				if (index === 3) cancel.abort();
+				await ticks(1);
+				return index;
+			},
+			async () => undefined,
+		);
+		expect(startedWithSignal).toEqual([0, 1, 2, 3]);
+		expect(cancelled.cancelled).toBe(true);
+		expect(cancelled.stoppedBy).toBeUndefined();
 	});
 });

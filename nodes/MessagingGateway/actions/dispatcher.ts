@@ -4,7 +4,8 @@
  *
  * - `dispatch` runs the items with up to `parallel` in progress, in input order of start, and gives one outcome per
  *   item in input order. With `stopOnFailure`, the first failure stops new starts; the ones in progress finish.
- *   Batching runs each batch to its end, then pauses before the next.
+ *   Batching runs each batch to its end, then pauses before the next. Once `signal` aborts, no item starts (the
+ *   given sleep is expected to end early too).
  * - `Pacer` decides when a request may start: at most `perSecond` starts in any second, evenly spaced; no start
  *   while a 429 pause lasts (one pause for all requests); optionally a minimum interval between two starts to the
  *   same recipient.
@@ -96,6 +97,8 @@ export interface DispatchOptions {
 	stopOnFailure: boolean;
 	/** After every `size` items (all finished), a pause of `intervalMs` before the next batch. */
 	batch?: { size: number; intervalMs: number };
+	/** Once aborted, no item starts (items in progress end as their own waits and requests are aborted). */
+	signal?: { readonly aborted: boolean };
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -107,6 +110,8 @@ export interface DispatchResult<T> {
 	stoppedBy?: { index: number; error: unknown };
 	/** Items that succeeded. */
 	succeeded: number;
+	/** The signal aborted the run. */
+	cancelled: boolean;
 }
 
 export async function dispatch<T>(
@@ -120,13 +125,14 @@ export async function dispatch<T>(
 	const batchSize = options.batch ? Math.max(1, options.batch.size) : count;
 	let stopped = false;
 	let succeeded = 0;
+	const { signal } = options;
 
-	for (let batchStart = 0; batchStart < count && !stopped; batchStart += batchSize) {
+	for (let batchStart = 0; batchStart < count && !stopped && !signal?.aborted; batchStart += batchSize) {
 		if (batchStart > 0 && options.batch) await sleep(options.batch.intervalMs);
 		const batchEnd = Math.min(count, batchStart + batchSize);
 		let next = batchStart;
 		const worker = async () => {
-			while (next < batchEnd && !stopped) {
+			while (next < batchEnd && !stopped && !signal?.aborted) {
 				const index = next++;
 				try {
 					outcomes[index] = { ok: true, value: await run(index) };
@@ -140,8 +146,8 @@ export async function dispatch<T>(
 		await Promise.all(Array.from({ length: Math.min(parallel, batchEnd - batchStart) }, worker));
 	}
 
-	const result: DispatchResult<T> = { outcomes, succeeded };
-	if (stopped) {
+	const result: DispatchResult<T> = { outcomes, succeeded, cancelled: signal?.aborted === true };
+	if (stopped && !result.cancelled) {
 		const index = outcomes.findIndex((outcome) => outcome !== undefined && !outcome.ok);
 		const failed = outcomes[index] as { ok: false; error: unknown };
 		result.stoppedBy = { index, error: failed.error };

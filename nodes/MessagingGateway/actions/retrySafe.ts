@@ -1,8 +1,8 @@
 /**
  * Requests that n8n's Retry On Fail must not repeat (message sends, mark-as-reads, person file uploads), on top of the
  * pure SentRecord: the record's scope is the engine's `executeData` of the node run (sentRecord.ts says why), an
- * accepted request's output is given back as a copy, and a request that may have arrived is answered on a retry with
- * its error rebuilt, without a second request.
+ * accepted request's output is given back as a copy, and a request of unknown outcome (errors.ts, outcomeOfStatus)
+ * is answered on a retry with its error rebuilt, without a second request.
  */
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
@@ -20,17 +20,15 @@ export class RetrySafeRequests<Output extends object> {
 	private readonly record = new SentRecord<Output, UncertainFailure>();
 
 	/** The earlier try's output for `key` in this node run (a copy), its error thrown again, or undefined. */
-	earlier(context: IExecuteFunctions, key: string, itemIndex: number | undefined): Output | undefined {
-		const scope = runScope(context);
+	earlier(context: IExecuteFunctions, scope: object | undefined, key: string, itemIndex: number | undefined): Output | undefined {
 		const entry = scope && this.record.lookup(scope, key);
 		if (!entry) return undefined;
 		if (entry.accepted) return { ...entry.output };
 		throw uncertain(apiError(context, { message: entry.failure.message }, { ...entry.failure, itemIndex }));
 	}
 
-	/** Runs `request` and remembers its output, or its error when the request may have arrived anyway. */
-	async send(context: IExecuteFunctions, key: string, request: () => Promise<Output>): Promise<Output> {
-		const scope = runScope(context);
+	/** Runs `request` and remembers its output, or its error when its outcome is unknown (it may have arrived). */
+	async send(scope: object | undefined, key: string, request: () => Promise<Output>): Promise<Output> {
 		try {
 			const output = await request();
 			if (scope) this.record.remember(scope, key, { accepted: true, output });
@@ -49,6 +47,6 @@ export class RetrySafeRequests<Output extends object> {
 }
 
 /** The engine's object for this node run, the same on every retry (absent in some test contexts). */
-function runScope(context: IExecuteFunctions): object | undefined {
+export function recordScopeOf(context: IExecuteFunctions): object | undefined {
 	return typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
 }

@@ -1,15 +1,18 @@
 /**
  * Everything that is the same for all operations: picking the operation module, the per-item loop (the dispatcher:
- * parallel, paced sends for messages), paired items, Continue On Fail, and the pause between batches.
+ * parallel, paced sends for messages), paired items, Continue On Fail, and the pause between batches. For message
+ * operations it opens the run (run.ts) that the items share, and claims each item's recipient turn as the item
+ * starts, in item order.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { readBatching } from './batching';
-import { dispatch } from './dispatcher';
+import { dispatch, type DispatchResult } from './dispatcher';
 import { resources, type ResourceName } from './resources';
-import { beginSending, readSending } from './sending';
-import type { ItemOperation, Operation } from './types';
+import { openSendRun, type SendRun } from './run';
+import { readSending } from './sending';
+import type { ClaimedTurn, ItemOperation, Operation } from './types';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -23,9 +26,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if ('executeAll' in operation) return [await operation.executeAll.call(this, items)];
 
-	if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items);
-
-	return [await runPerItem.call(this, operation, items, resource)];
+	const run = resource === 'message' ? await openSendRun(this, readSending.call(this)) : undefined;
+	try {
+		// n8n's Retry On Fail runs the node again even after a cancellation: such a try starts nothing.
+		if (run?.cancelled()) throw cancelledRun(this, 0, items.length);
+		if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items, run);
+		return [await runPerItem.call(this, operation, items, resource, run)];
+	} finally {
+		run?.close();
+	}
 }
 
 /**
@@ -37,12 +46,13 @@ async function sendAndWait(
 	this: IExecuteFunctions,
 	operation: ItemOperation,
 	items: INodeExecutionData[],
+	run: SendRun | undefined,
 ): Promise<INodeExecutionData[][]> {
 	try {
-		await operation.execute.call(this, 0);
+		await operation.execute.call(this, 0, run);
 	} catch (error) {
 		const nodeError = asNodeError.call(this, error, 0);
-		if (!this.continueOnFail()) throw nodeError;
+		if (run?.cancelled() || !this.continueOnFail()) throw nodeError;
 		return [[{ json: errorJson(nodeError), pairedItem: { item: 0 } }]];
 	}
 	return [items];
@@ -52,38 +62,67 @@ async function sendAndWait(
  * The per-item operations. Message operations go through the dispatcher: up to Parallel Requests items at once,
  * paced by the Sending options; the others one item at a time. Output items keep the input order and their pairing.
  * Without Continue On Fail the first failure stops new items, the ones in progress finish, and the error says how
- * many items were sent before it.
+ * many items were sent before it. A cancelled execution starts no further item and ends with one error.
  */
 async function runPerItem(
 	this: IExecuteFunctions,
 	operation: ItemOperation,
 	items: INodeExecutionData[],
 	resource: ResourceName,
+	run: SendRun | undefined,
 ): Promise<INodeExecutionData[]> {
 	const batching = readBatching.call(this, resource);
-	let parallel = 1;
-	if (resource === 'message') {
-		const settings = readSending.call(this);
-		beginSending(this, settings);
-		parallel = settings.parallel;
-	}
-	const continueOnFail = this.continueOnFail();
 	const result = await dispatch(
 		items.length,
-		{ parallel, stopOnFailure: !continueOnFail, batch: batching && { size: batching.size, intervalMs: batching.intervalMs } },
-		async (itemIndex) => await operation.execute.call(this, itemIndex),
-		async (ms) => await sleep(ms),
+		{
+			parallel: run?.parallel ?? 1,
+			stopOnFailure: !this.continueOnFail(),
+			batch: batching && { size: batching.size, intervalMs: batching.intervalMs },
+			signal: run?.connection.cancel,
+		},
+		(itemIndex) => runItem.call(this, operation, itemIndex, run),
+		run ? run.sleep : async (ms) => await sleep(ms),
 	);
+	if (result.cancelled) throw cancelledRun(this, result.succeeded, items.length);
 
 	if (result.stoppedBy) {
 		const nodeError = asNodeError.call(this, result.stoppedBy.error, result.stoppedBy.index);
 		if (items.length > 1) {
-			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). A retry of the node does not send them again.`;
+			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). n8n's Retry On Fail does not send them again; a Retry of the execution from the executions list is a new run and sends every item again.`;
 			nodeError.description = nodeError.description ? `${nodeError.description} ${sent}` : sent;
 		}
 		throw nodeError;
 	}
+	return outputOf.call(this, result);
+}
 
+/**
+ * One item: its recipient's turn is claimed first, synchronously (no await comes before it, so claims follow the
+ * order in which the dispatcher starts items, which is item order), then the operation runs, then the turn is
+ * released, whether the item was sent or failed.
+ */
+async function runItem(
+	this: IExecuteFunctions,
+	operation: ItemOperation,
+	itemIndex: number,
+	run: SendRun | undefined,
+): Promise<IDataObject | IDataObject[]> {
+	let claimed: ClaimedTurn | undefined;
+	if (run && operation.recipientOf) {
+		const to = operation.recipientOf.call(this, itemIndex, run);
+		claimed = { to, turn: run.turns.claim(to) };
+	}
+	try {
+		const output = await operation.execute.call(this, itemIndex, run, claimed);
+		claimed?.turn.done(false);
+		return output;
+	} catch (error) {
+		claimed?.turn.done(true);
+		throw asNodeError.call(this, error, itemIndex);
+	}
+}
+
+function outputOf(this: IExecuteFunctions, result: DispatchResult<IDataObject | IDataObject[]>): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
 	result.outcomes.forEach((outcome, itemIndex) => {
 		if (!outcome) return;
@@ -96,6 +135,14 @@ async function runPerItem(
 		}
 	});
 	return output;
+}
+
+/** The one error of a cancelled run ("canceled", n8n's word, so that the execution shows as canceled). */
+function cancelledRun(context: IExecuteFunctions, sent: number, total: number): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `The execution was canceled: ${sent} of ${total} items were sent`, {
+		description:
+			'No further item was started and requests in flight were aborted; an aborted request may have been accepted by the gateway and is not repeated.',
+	});
 }
 
 /** Every error leaves the node as a NodeOperationError or NodeApiError that names its item. */

@@ -1,18 +1,8 @@
 /**
  * The Sending options of the message operations (parallel requests, messages per second, a minimum interval per
- * recipient, the timeout of each request) and the pacing they set up for one node run.
- *
- * State across calls: `runs` holds, per execution context (one node run, one try), the run's Pacer, timeout and
- * recipient turns (messages to one recipient leave one after another, in item order: recipientTurns.ts).
- * The router sets it before dispatching the items; `postMessage` reads it for every request. It is a WeakMap, so it
- * goes with the context.
+ * recipient, the timeout of each request). The run they set up is run.ts.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
-
-import type { RequestPacing } from '../../gateway/transport';
-import { Pacer, takeTurn } from './dispatcher';
-import { RecipientTurns, type RecipientTurn } from './recipientTurns';
 
 export interface SendingSettings {
 	parallel: number;
@@ -95,51 +85,5 @@ export function readSending(this: IExecuteFunctions): SendingSettings {
 		perSecond: number(options.messagesPerSecond, SENDING_DEFAULTS.perSecond, 0),
 		perRecipientMs: number(options.recipientIntervalMs, SENDING_DEFAULTS.perRecipientMs, 0),
 		timeoutMs: number(options.timeout, SENDING_DEFAULTS.timeoutMs / 1000, 0.001) * 1000,
-	};
-}
-
-interface SendingRun {
-	pacer: Pacer;
-	timeoutMs: number;
-	turns: RecipientTurns;
-}
-
-const runs = new WeakMap<object, SendingRun>();
-
-const clock = { now: () => Date.now(), sleep: async (ms: number) => await sleep(ms) };
-
-/** Sets up the pacing of this node run's sends. */
-export function beginSending(context: IExecuteFunctions, settings: SendingSettings): void {
-	runs.set(context, {
-		pacer: new Pacer({ perSecond: settings.perSecond, perRecipientMs: settings.perRecipientMs }),
-		timeoutMs: settings.timeoutMs,
-		turns: new RecipientTurns(),
-	});
-}
-
-/** Outside a dispatched run (one item at a time) every turn is ready at once. */
-const FREE_TURN: RecipientTurn = { ready: Promise.resolve(false), done: () => undefined };
-
-/**
- * Claims this item's turn among the run's messages to `recipient`: call it as soon as the recipient is known, and
- * call `done` when the item is answered or failed.
- */
-export function claimRecipientTurn(context: IExecuteFunctions, recipient: string): RecipientTurn {
-	return runs.get(context)?.turns.claim(recipient) ?? FREE_TURN;
-}
-
-/** The pacing and timeout of a request of this run, for this recipient; nothing outside a dispatched run. */
-export function sendingFor(
-	context: IExecuteFunctions,
-	recipient?: string,
-): { pacing?: RequestPacing; timeoutMs?: number } {
-	const run = runs.get(context);
-	if (!run) return {};
-	return {
-		timeoutMs: run.timeoutMs,
-		pacing: {
-			beforeAttempt: async () => await takeTurn(run.pacer, clock, recipient),
-			pause: (waitMs) => run.pacer.pause(clock.now(), waitMs),
-		},
 	};
 }

@@ -48,6 +48,8 @@ export interface PersonFilePart {
 	 * going away: the HTTP client only sees its body break, this says why.
 	 */
 	failure(): Error | undefined;
+	/** Ends the part after `records` records at most (a retry replaying an earlier part); call before reading it. */
+	limitRecords(records: number): void;
 }
 
 export interface SplitOptions {
@@ -172,6 +174,9 @@ class PartStream extends Readable {
 	/** Set when the part failed from inside (see PersonFilePart.failure). */
 	sourceError: Error | undefined;
 
+	/** The part ends after this many records even when the next one would fit (PersonFilePart.limitRecords). */
+	maxRecords = Infinity;
+
 	override _read(): void {
 		if (this.pumping || this.done) return;
 		this.pumping = true;
@@ -204,6 +209,10 @@ class PartStream extends Readable {
 		}
 		const summary = this.summary;
 		while (chunk.length < CHUNK_CHARS) {
+			if (summary.records >= this.maxRecords) {
+				this.finish(chunk);
+				return;
+			}
 			let record = source.next();
 			if (record instanceof Promise) record = await record;
 			if (record === undefined) {
@@ -271,7 +280,14 @@ export async function* splitPersonFile(
 		if (first === undefined) return;
 		const columns = options.columns ?? (first === 'failed' ? { fields: [], attributes: [] } : first.row.columns);
 		const stream = new PartStream(index, source, options.format, columns, maxPartBytes);
-		yield { index, stream, finished: stream.finished, summary: stream.summary, failure: () => stream.sourceError };
+		yield {
+			index,
+			stream,
+			finished: stream.finished,
+			summary: stream.summary,
+			failure: () => stream.sourceError,
+			limitRecords: (records) => (stream.maxRecords = records),
+		};
 		// A failed part is the consumer's to report; the next part starts with the records after it (none when the
 		// source itself failed: a failed iterator is done).
 		await stream.finished.catch(() => undefined);

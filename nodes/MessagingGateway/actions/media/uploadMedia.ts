@@ -13,7 +13,7 @@ import { base64ByteLength, base64Head, checkMediaFile } from '../../../gateway/m
 import { SIGNATURE_BYTES } from '../../../gateway/mediaFormat';
 import { createMediaUploadBody } from '../../../gateway/multipart';
 import type { MediaKind } from '../../../gateway/spec';
-import { apiError, gatewayRequest } from '../../../gateway/transport';
+import { apiError, gatewayRequest, type GatewayRequest } from '../../../gateway/transport';
 
 export interface UploadedMedia {
 	id: string;
@@ -30,6 +30,8 @@ export async function uploadMediaFromBinary(
 	itemIndex: number,
 	binaryPropertyName: string,
 	kind?: MediaKind,
+	/** A message run's connection (cancel signal) and deadline; none: Media > Upload's own. */
+	run?: Pick<GatewayRequest, 'connection' | 'timeoutMs'>,
 ): Promise<UploadedMedia> {
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const declaredType = binary.mimeType ?? '';
@@ -58,6 +60,7 @@ export async function uploadMediaFromBinary(
 		method: 'POST',
 		body: createMediaUploadBody({ data, fileName, mimeType, size: fileSize }),
 		itemIndex,
+		...run,
 	});
 	const id = response.body.id;
 	if (typeof id !== 'string' && typeof id !== 'number') {

@@ -8,11 +8,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
-import { apiError, gatewayRequest, getGatewaySettings, uncertain } from '../../../gateway/transport';
+import { apiError, gatewayRequest, uncertain } from '../../../gateway/transport';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
 import type { RecipientTurn } from '../recipientTurns';
-import { sendingFor } from '../sending';
 import { RetrySafeRequests } from '../retrySafe';
+import type { SendRun } from '../run';
 import { sentKey } from '../sentRecord';
 import { cleanRecipient, defaultCountryField, MessageInputError, recipientField } from './types/common';
 
@@ -41,15 +41,16 @@ export function checkInput<T>(node: INode, itemIndex: number, read: () => T): T 
 
 /**
  * The recipient of an item in international digits. National numbers are read in the node's Default Country, or
- * else the credential's; a bad country code is refused naming where it was set.
+ * else the credential's (read once per run); a bad country code is refused naming where it was set. No await: the
+ * router claims the recipient's turn with it as the item starts.
  */
-export async function readRecipient(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+export function readRecipient(this: IExecuteFunctions, itemIndex: number, run: SendRun): string {
 	const recipient = readParameter.call(this, recipientField.name, itemIndex, '');
-	const country = await defaultCountryOf.call(this, itemIndex);
+	const country = defaultCountryOf.call(this, itemIndex, run);
 	return checkInput(nodeOf.call(this), itemIndex, () => cleanRecipient(recipient, { defaultCountry: country }));
 }
 
-async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Promise<CountryCode | undefined> {
+function defaultCountryOf(this: IExecuteFunctions, itemIndex: number, run: SendRun): CountryCode | undefined {
 	const field = defaultCountryField.displayName;
 	const own = readTextParameter.call(this, defaultCountryField.name, itemIndex, field);
 	if (own !== '') {
@@ -57,7 +58,7 @@ async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Pro
 		if ('problem' in read) throw inputError.call(this, itemIndex, field, read.problem);
 		return read.country;
 	}
-	const read = readDefaultCountry((await getGatewaySettings.call(this)).defaultCountry);
+	const read = run.credentialCountry;
 	if ('problem' in read) {
 		throw inputError.call(
 			this,
@@ -74,27 +75,30 @@ async function defaultCountryOf(this: IExecuteFunctions, itemIndex: number): Pro
 const sentRecord = new RetrySafeRequests<IDataObject>();
 
 /**
- * Sends a message or mark-as-read body. The output puts the ids users map first: `messageId` (the sent message's id,
- * or for mark-as-read the message marked), `waId` (the recipient's network id) and `to`, then the gateway's answer.
+ * Sends a message or mark-as-read body: the steps of one item after its body is built. The output puts the ids
+ * users map first: `messageId` (the sent message's id, or for mark-as-read the message marked), `waId` (the
+ * recipient's network id) and `to`, then the gateway's answer.
  *
- * An answer without what the spec's response carries (`messages[].id` for a send, `success: true` for a
- * mark-as-read) is an error, never a success without an id. A request the gateway accepted, or may have accepted,
- * is remembered for this node run: when n8n's Retry On Fail runs the node again, the item gets the same output (or
- * error) without a second request.
+ * 1. An item sent (or of unknown outcome) in an earlier try of this run (n8n's Retry On Fail) gets that output or
+ *    error again, without a request.
+ * 2. It waits for its recipient's turn (every earlier item to the same recipient done); without Continue On Fail,
+ *    a later message is not sent after an earlier one to the same recipient failed.
+ * 3. It waits for the pacer, and is sent with the run's deadline and cancel signal.
+ * 4. Its outcome is remembered for the retries of this run. An answer without what the spec's response carries
+ *    (`messages[].id` for a send, `success: true` for a mark-as-read) is an error of unknown outcome.
  */
 export async function postMessage(
 	this: IExecuteFunctions,
+	run: SendRun,
 	itemIndex: number,
 	body: object,
 	fallbackMessageId?: string,
 	turn?: RecipientTurn,
 ): Promise<IDataObject> {
 	const key = sentKey(itemIndex, body);
-	const earlier = sentRecord.earlier(this, key, itemIndex);
+	const earlier = sentRecord.earlier(this, run.recordScope, key, itemIndex);
 	if (earlier) return earlier;
-	// Without Continue On Fail the run stops at its first failure: a later message to the same recipient, still
-	// waiting for its turn, is not sent out of order after it.
-	if (turn && (await turn.ready) && !this.continueOnFail()) {
+	if (turn && (await run.until(turn.ready, itemIndex)) && !this.continueOnFail()) {
 		throw new NodeOperationError(nodeOf.call(this), `Not sent (item ${itemIndex}): an earlier message to the same recipient failed`, {
 			itemIndex,
 			description: 'Messages to one recipient are sent in item order, and the run stops at its first failure.',
@@ -102,13 +106,15 @@ export async function postMessage(
 	}
 
 	const to = (body as { to?: unknown }).to;
-	return await sentRecord.send(this, key, async () => {
+	return await sentRecord.send(run.recordScope, key, async () => {
 		const response = await gatewayRequest.call(this, {
 			endpoint: 'messages',
 			method: 'POST',
 			body: body as IDataObject,
 			itemIndex,
-			...sendingFor(this, typeof to === 'string' ? to : undefined),
+			connection: run.connection,
+			timeoutMs: run.timeoutMs,
+			pacing: run.pacing(typeof to === 'string' ? to : undefined, itemIndex),
 		});
 		return outputOf(this, itemIndex, response.body, to, fallbackMessageId);
 	});

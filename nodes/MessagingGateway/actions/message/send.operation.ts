@@ -2,14 +2,15 @@
  * Message > Send: one message of the selected type to one recipient per item. Everything of the item is read and
  * checked first; a media file from a binary property is then uploaded (one request), or a template given by its ID
  * read (once per ID per run), and the message is sent (one request). Bad input sends nothing. Messages to the same
- * recipient are sent one after another, in item order.
+ * recipient are sent one after another, in item order (the router claims each item's turn as it starts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadMediaFromBinary } from '../media/uploadMedia';
 import { nodeOf, readParameter } from '../parameters';
-import { claimRecipientTurn } from '../sending';
+import type { SendRun } from '../run';
+import type { ClaimedTurn } from '../types';
 import { checkInput, postMessage, readParameters, readRecipient } from './execution';
 import { templateIdentityOf } from './templateLookup';
 import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
@@ -26,26 +27,33 @@ import { isFromTemplate, templateComponents } from './types/template';
 
 export const description: INodeProperties[] = [messageTypeField, ...typeFields];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+/** The item's recipient, without any await: the router claims its turn with it as the item starts. */
+export function recipientOf(this: IExecuteFunctions, itemIndex: number, run: SendRun): string {
+	return readRecipient.call(this, itemIndex, run);
+}
+
+/**
+ * One item, after the router claimed its recipient's turn: read and check everything, upload its media or read its
+ * template, then wait for the turn and the pacer, send and remember (postMessage). The router releases the turn.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run?: SendRun,
+	claimed?: ClaimedTurn,
+): Promise<IDataObject> {
+	if (!run) throw new NodeOperationError(nodeOf.call(this), 'Message > Send runs only through the router', { itemIndex });
+	const to = claimed?.to ?? readRecipient.call(this, itemIndex, run);
 	const choice = readParameter.call(this, 'messageType', itemIndex) as MessageTypeChoice;
 	const params = readParameters.call(this, itemIndex, fieldsOf(choice));
-	const to = await readRecipient.call(this, itemIndex);
-	// Claimed before any upload, so that messages to one recipient leave in item order.
-	const turn = claimRecipientTurn(this, to);
-	try {
-		const payload = await payloadOf.call(this, itemIndex, choice, params);
-		const sent = await postMessage.call(this, itemIndex, messageBody(to, payload), undefined, turn);
-		turn.done(false);
-		return sent;
-	} catch (error) {
-		turn.done(true);
-		throw error;
-	}
+	const payload = await payloadOf.call(this, run, itemIndex, choice, params);
+	return await postMessage.call(this, run, itemIndex, messageBody(to, payload), undefined, claimed?.turn);
 }
 
 /** The message of the chosen type, after its media file is uploaded or its template read when it needs that. */
 async function payloadOf(
 	this: IExecuteFunctions,
+	run: SendRun,
 	itemIndex: number,
 	choice: MessageTypeChoice,
 	params: IDataObject,
@@ -55,7 +63,10 @@ async function payloadOf(
 		const input = checkInput(node, itemIndex, () => readMediaInput(choice, params));
 		if (input.from.source !== 'binary') return buildMediaPayload(input, input.from.mediaId);
 		// The helper checks size and format for the kind before uploading (spec 8).
-		const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
+		const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice, {
+			connection: run.connection,
+			timeoutMs: run.timeoutMs,
+		});
 		return buildMediaPayload(input, uploaded.id, uploaded.fileName);
 	}
 	const build = payloadBuilders[choice];
@@ -65,7 +76,7 @@ async function payloadOf(
 	// From Template: the placeholders are checked first, then the name and language are read from the template.
 	if (choice === 'template' && checkInput(node, itemIndex, () => isFromTemplate(params))) {
 		checkInput(node, itemIndex, () => templateComponents(params));
-		Object.assign(params, await templateIdentityOf.call(this, itemIndex));
+		Object.assign(params, await templateIdentityOf.call(this, run, itemIndex));
 	}
 	return checkInput(node, itemIndex, () => build(params));
 }

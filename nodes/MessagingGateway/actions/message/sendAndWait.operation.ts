@@ -15,8 +15,9 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { WAIT_INDEFINITELY } from 'n8n-workflow';
+import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
+import type { SendRun } from '../run';
 import { checkInput, postMessage, readRecipient } from './execution';
 import { messageBody, requiredText } from './types/common';
 import {
@@ -47,8 +48,9 @@ interface WaitOptions {
 	responseFormTitle?: string;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const to = await readRecipient.call(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number, run?: SendRun): Promise<IDataObject> {
+	if (!run) throw new NodeOperationError(this.getNode(), 'Send and Wait runs only through the router', { itemIndex });
+	const to = readRecipient.call(this, itemIndex, run);
 	const message = this.getNodeParameter('message', itemIndex, '');
 	const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
 	const approval = this.getNodeParameter('approvalOptions.values', itemIndex, {}) as ApprovalOptions;
@@ -64,7 +66,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		};
 	});
 
-	const sent = await postMessage.call(this, itemIndex, messageBody(to, { type: 'text', text: { body: text } }));
+	const sent = await postMessage.call(this, run, itemIndex, messageBody(to, { type: 'text', text: { body: text } }));
 	await this.putExecutionToWait(waitTill ?? WAIT_INDEFINITELY);
 	return sent;
 }

@@ -2,10 +2,9 @@
  * Send > Template with From Template: the template is read by its ID (`GET /api/Templates/{id}`, version 5.0) when
  * the node runs, and the message goes out under the template's own name and language.
  *
- * State across calls: `readsByRun` holds, per execution context (one node run), the reads of that run keyed by
- * template ID, so a run reads each distinct template once however many items use it; items in progress at the same
- * time share one pending read. A read that failed fails every item that uses its ID, without another request.
- * It is a WeakMap, so it goes with the context.
+ * The run (run.ts) holds the reads of that run keyed by template ID, so a run reads each distinct template once
+ * however many items use it; items in progress at the same time share one pending read. A read that failed fails
+ * every item that uses its ID, without another request.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -13,17 +12,16 @@ import { NodeApiError } from 'n8n-workflow';
 import { apiError, gatewayRequest } from '../../../gateway/transport';
 import { TEMPLATE_ID_PARAMETER } from '../../methods/templateParameters';
 import { readTextParameter } from '../parameters';
+import type { SendRun } from '../run';
 import { checkInput } from './execution';
 import { identityOfTemplate, type TemplateIdentity } from './types/template';
 
-const readsByRun = new WeakMap<IExecuteFunctions, Map<string, Promise<unknown>>>();
-
 /** The name and language of the item's template, read by its Template ID (once per ID per run). */
-export async function templateIdentityOf(this: IExecuteFunctions, itemIndex: number): Promise<TemplateIdentity> {
+export async function templateIdentityOf(this: IExecuteFunctions, run: SendRun, itemIndex: number): Promise<TemplateIdentity> {
 	const templateId = readTextParameter.call(this, TEMPLATE_ID_PARAMETER, itemIndex, 'Template ID', {
 		required: 'enter the ID of the template to send (as Template > Create or Get answers it)',
 	});
-	const template = await readTemplate.call(this, itemIndex, templateId);
+	const template = await readTemplate.call(this, run, itemIndex, templateId);
 	// Hidden fields are normally empty here; a workflow that still carries a typed name or language is checked.
 	const typed = {
 		templateName: this.getNodeParameter('templateName', itemIndex, ''),
@@ -32,16 +30,19 @@ export async function templateIdentityOf(this: IExecuteFunctions, itemIndex: num
 	return checkInput(this.getNode(), itemIndex, () => identityOfTemplate(template, templateId, typed));
 }
 
-async function readTemplate(this: IExecuteFunctions, itemIndex: number, templateId: string): Promise<unknown> {
-	let reads = readsByRun.get(this);
-	if (!reads) {
-		reads = new Map();
-		readsByRun.set(this, reads);
-	}
+async function readTemplate(this: IExecuteFunctions, run: SendRun, itemIndex: number, templateId: string): Promise<unknown> {
+	const reads = run.templateReads;
 	const earlier = reads.get(templateId);
 	if (!earlier) {
 		const read = gatewayRequest
-			.call(this, { endpoint: 'templates', method: 'GET', pathSuffix: `/${encodeURIComponent(templateId)}`, itemIndex })
+			.call(this, {
+				endpoint: 'templates',
+				method: 'GET',
+				pathSuffix: `/${encodeURIComponent(templateId)}`,
+				itemIndex,
+				connection: run.connection,
+				timeoutMs: run.timeoutMs,
+			})
 			.then((response) => response.body as unknown);
 		reads.set(templateId, read);
 		return await read;

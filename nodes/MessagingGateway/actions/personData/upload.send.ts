@@ -6,10 +6,10 @@ import type { Readable } from 'node:stream';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { gatewayRequest, uncertain } from '../../../gateway/transport';
+import { apiError, gatewayRequest, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
 import { type PersonFilePartSummary, type SourceRecord, splitPersonFile } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { RetrySafeRequests } from '../retrySafe';
+import { recordScopeOf, RetrySafeRequests } from '../retrySafe';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -60,11 +60,8 @@ export async function sendFile(
 // ---- Retry On Fail ----
 
 /**
- * Uploads of this process's node runs that the gateway accepted or may have accepted, per run (retrySafe.ts): when
- * n8n's Retry On Fail runs the node again, such a file or part is not uploaded again and its earlier answer (or error)
- * is used. Keys: `items part <n>` for the parts of the items' file, `file <item>` for a binary file sent as it is,
- * `file <item> part <n>` for the parts of a rewritten one. Within a run the input items and the parameters are the
- * same on every try, so the same key means the same bytes.
+ * Whole files that the gateway accepted or may have accepted, per run (retrySafe.ts): when n8n's Retry On Fail runs
+ * the node again, such a file is not uploaded again and its earlier answer (or error) is used. Key: `file <item>`.
  */
 const uploadRecord = new RetrySafeRequests<UploadResponse>();
 
@@ -77,9 +74,10 @@ export async function sendFileOnce(
 	itemIndex: number,
 	contentLength: number,
 ): Promise<UploadResponse> {
-	const earlier = uploadRecord.earlier(this, key, itemIndex);
+	const scope = recordScopeOf(this);
+	const earlier = uploadRecord.earlier(this, scope, key, itemIndex);
 	if (earlier) return earlier;
-	return await uploadRecord.send(this, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
+	return await uploadRecord.send(scope, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
 }
 
 export interface SentPart {
@@ -94,10 +92,28 @@ export interface FailedPart {
 }
 
 /**
+ * A part as a try of this run left it: how many records it held (from where the part before it ended) and what came
+ * of it. A retry of the run replays every part with exactly its records, so parts keep their bytes and their items
+ * on every try: an accepted part is read past with its answer, a part of unknown outcome is read past with its error
+ * again (neither is sent), a part that was not sent is sent again with the same records.
+ */
+type PartTry = { records: number } & (
+	| { outcome: 'accepted'; response: UploadResponse }
+	| { outcome: 'unknown'; failure: { message: string; description?: string; httpCode?: string } }
+	| { outcome: 'notSent' }
+);
+
+/**
+ * The parts of each run, by `<recordKey> part <n>`. Scoped like the sent record (sentRecord.ts): by the engine's
+ * object for the node run, held weakly, so it lives exactly as long as the run's retries can.
+ */
+const partTries = new WeakMap<object, Map<string, PartTry>>();
+
+/**
  * Splits the records into parts and sends them one after the other, each written while it is sent. A part that
  * fails is reported with its cause: when the part's own source failed (a record too large, a file that breaks off),
- * that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next parts. A part
- * accepted in an earlier try of this run (Retry On Fail) is not sent again; `recordKey` names the file in that record.
+ * that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next parts. On a
+ * retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `recordKey` names the file.
  */
 export async function sendParts(
 	this: IExecuteFunctions,
@@ -108,29 +124,61 @@ export async function sendParts(
 	const format = PERSON_FILE_FORMATS[settings.format];
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
+	const tries = triesOf(recordScopeOf(this));
 	for await (const part of splitPersonFile(records, { format, maxPartBytes: settings.maxPartBytes })) {
 		const key = `${options.recordKey} part ${part.index}`;
+		const earlier = tries.get(key);
+		if (earlier) part.limitRecords(earlier.records);
+		if (earlier?.outcome === 'notSent' && earlier.records === 0) {
+			// It held nothing on its earlier try (refused before a record was read): the next part starts where it did.
+			part.stream.destroy();
+			await part.finished.catch(() => undefined);
+			continue;
+		}
+		const replayed = earlier !== undefined && earlier.outcome !== 'notSent';
 		try {
-			const earlier = uploadRecord.earlier(this, key, options.fileItemIndex);
 			let response: UploadResponse;
-			if (earlier) {
-				// Accepted in an earlier try: its records are read past (the next part starts after them), not sent.
-				for await (const _ of part.stream);
-				response = earlier;
+			if (earlier && earlier.outcome !== 'notSent') {
+				for await (const _ of part.stream); // read past, not sent
+				if (earlier.outcome === 'unknown') {
+					throw uncertain(apiError(this, { message: earlier.failure.message }, { ...earlier.failure, itemIndex: options.fileItemIndex }));
+				}
+				response = { ...earlier.response };
 			} else {
-				response = await uploadRecord.send(this, key, async () => await sendFile.call(this, part.stream, settings, options.fileItemIndex));
+				response = await sendFile.call(this, part.stream, settings, options.fileItemIndex);
 			}
-			sent.push({ summary: await part.finished, response });
+			const summary = await part.finished;
+			if (!replayed) tries.set(key, { records: summary.records, outcome: 'accepted', response: { ...response } });
+			sent.push({ summary, response });
 		} catch (error) {
 			// Ends the part's stream if the request gave up on it first, so that `finished` settles.
 			part.stream.destroy();
 			await part.finished.catch(() => undefined);
+			// A part whose own source failed fails the same way on every try: only requests are recorded.
+			if (!replayed && !part.failure()) tries.set(key, tryOf(error, part.summary.records));
 			const cause = part.failure() ?? error;
 			failed.push({ summary: part.summary, error: asUploadError(this, cause, options.word, options.fileItemIndex) });
 			if (!options.continueAfterFailure) break;
 		}
 	}
 	return { sent, failed };
+}
+
+function triesOf(scope: object | undefined): Map<string, PartTry> {
+	if (!scope) return new Map();
+	let tries = partTries.get(scope);
+	if (!tries) {
+		tries = new Map();
+		partTries.set(scope, tries);
+	}
+	return tries;
+}
+
+/** A failed part's try: unknown when the part may have arrived (errors.ts), else not sent. */
+function tryOf(error: unknown, records: number): PartTry {
+	if (!mayHaveBeenAccepted(error)) return { records, outcome: 'notSent' };
+	const { message, description, httpCode } = error as NodeApiError;
+	return { records, outcome: 'unknown', failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined } };
 }
 
 /** `items 0-99, 120`: the items (or records) of a part, from its ranges. */
