@@ -1,6 +1,9 @@
-// Copies the node and credential icons next to the compiled code, where n8n looks for them.
+// Build steps after the TypeScript compile: the node and credential icons next to the compiled code, where n8n looks
+// for them; and the libraries the node uses bundled into dist, because the package has no runtime dependencies.
+const fs = require('fs');
 const path = require('path');
-const { task, src, dest } = require('gulp');
+const { task, src, dest, parallel } = require('gulp');
+const esbuild = require('esbuild');
 
 task('build:icons', () =>
 	src(['icons/*.svg', 'nodes/**/*.svg', 'credentials/**/*.svg', 'nodes/**/*.json'], {
@@ -8,3 +11,34 @@ task('build:icons', () =>
 		encoding: false,
 	}).pipe(dest(path.resolve('dist'))),
 );
+
+/**
+ * Our modules that stand for a library (a devDependency): each one's compiled file is replaced by a bundle of the
+ * module with the library inlined, so the rest of the compiled code requires only relative paths and n8n-workflow.
+ */
+const BUNDLED_MODULES = ['nodes/gateway/libphonenumber.ts'];
+
+task('build:bundle', () =>
+	Promise.all(
+		BUNDLED_MODULES.map((entry) => {
+			const outfile = path.resolve('dist', entry.replace(/\.ts$/, '.js'));
+			// The compiler's source map describes the file the bundle replaces.
+			fs.rmSync(`${outfile}.map`, { force: true });
+			return esbuild.build({
+				entryPoints: [entry],
+				outfile,
+				bundle: true,
+				platform: 'node',
+				format: 'cjs',
+				target: 'node20',
+				// Anything the library would load at run time outside the bundle fails the build here, not in n8n.
+				packages: 'bundle',
+				external: [],
+				legalComments: 'eof',
+				logLevel: 'warning',
+			});
+		}),
+	),
+);
+
+task('build:after-tsc', parallel('build:icons', 'build:bundle'));

@@ -8,10 +8,15 @@
  * digits (`5511988887777`). What is not a valid number of its country's plan, or is an invented one, is refused
  * with the reason; nothing is guessed. Pure: no n8n imports.
  */
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js/max';
-import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import * as libphonenumberCore from 'libphonenumber-js/core';
-import maxMetadata from 'libphonenumber-js/metadata.max.json';
+import {
+	getCountryCallingCode,
+	isSupportedCountry,
+	libphonenumberCore,
+	maxMetadata,
+	parsePhoneNumberFromString,
+	validatePhoneNumberLength,
+} from './libphonenumber';
+import type { CountryCode, PhoneNumber } from './libphonenumber';
 
 import { asciiDigitsOf, digitsOfScannedText, gatheredDigits, MAX_GATHERED_DIGITS } from './digits';
 
