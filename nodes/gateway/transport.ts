@@ -30,7 +30,7 @@ import {
 	describeTimeout,
 	MAY_HAVE_BEEN_ACCEPTED,
 	parseRetryAfterSeconds, readGatewayError, redact, redactDeep } from './errors';
-import type { MultipartBody } from './multipart';
+import { isMultipartBody, type MultipartBody } from './multipart';
 import { ENDPOINTS, type EndpointName } from './spec';
 import { normaliseBaseUrl } from './urls';
 
@@ -136,7 +136,7 @@ async function readGatewaySettings(this: GatewayContext): Promise<GatewaySetting
 }
 
 const isStreamBody = (body: GatewayRequest['body']): boolean =>
-	typeof body === 'object' && body !== null && typeof (body as Readable).pipe === 'function';
+	isMultipartBody(body) || (typeof body === 'object' && body !== null && typeof (body as Readable).pipe === 'function');
 
 export async function gatewayRequest(this: GatewayContext, request: GatewayRequest): Promise<GatewayResponse> {
 	const { baseUrl } = await getGatewaySettings.call(this);
