@@ -12,6 +12,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, gatewayRequest } from '../../../gateway/transport';
 import { TEMPLATE_ID_PARAMETER } from '../../methods/templateParameters';
+import { asNodeError } from '../nodeErrors';
 import { readTextParameter } from '../parameters';
 import { checkInput } from './execution';
 import { identityOfTemplate, type TemplateIdentity } from './types/template';
@@ -50,7 +51,7 @@ async function readTemplate(this: IExecuteFunctions, itemIndex: number, template
 		return await earlier;
 	} catch (error) {
 		// The item that made the request has the gateway's error; the others get it again under their own index.
-		if (!(error instanceof NodeApiError)) throw error;
+		if (!(error instanceof NodeApiError)) throw asNodeError(this.getNode(), error, itemIndex);
 		throw apiError(this, { message: error.message }, {
 			message: error.message,
 			description: error.description ?? undefined,
