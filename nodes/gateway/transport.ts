@@ -11,7 +11,6 @@
  * Each attempt of a JSON request has a deadline (the whole answer included, so a trickling body ends too), enforced
  * with an abort signal; streamed uploads have none (their time depends on their size).
  */
-import type { Readable } from 'stream';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -31,6 +30,7 @@ import {
 	MAY_HAVE_BEEN_ACCEPTED,
 	parseRetryAfterSeconds, readGatewayError, redact, redactDeep } from './errors';
 import { isMultipartBody, type MultipartBody } from './multipart';
+import type { NodeStream } from './nodeStream';
 import { ENDPOINTS, type EndpointName } from './spec';
 import { normaliseBaseUrl } from './urls';
 
@@ -48,7 +48,7 @@ export interface GatewayRequest {
 	pathSuffix?: string;
 	qs?: IDataObject;
 	/** A JSON body, a stream sent as it is, or a multipart form from multipart.ts. */
-	body?: IDataObject | IDataObject[] | Readable | MultipartBody;
+	body?: IDataObject | IDataObject[] | NodeStream | MultipartBody;
 	/** Defaults to application/json for JSON bodies. */
 	contentType?: string;
 	contentLength?: number;
@@ -136,7 +136,7 @@ async function readGatewaySettings(this: GatewayContext): Promise<GatewaySetting
 }
 
 const isStreamBody = (body: GatewayRequest['body']): boolean =>
-	isMultipartBody(body) || (typeof body === 'object' && body !== null && typeof (body as Readable).pipe === 'function');
+	isMultipartBody(body) || (typeof body === 'object' && body !== null && typeof (body as NodeStream).pipe === 'function');
 
 export async function gatewayRequest(this: GatewayContext, request: GatewayRequest): Promise<GatewayResponse> {
 	const { baseUrl } = await getGatewaySettings.call(this);
