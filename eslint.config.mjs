@@ -51,19 +51,6 @@ export default defineConfig(
 		rules: { '@n8n/community-nodes/require-node-api-error': 'off' },
 	},
 	{
-		// The rule flags every `throw error` in a catch block; these rethrow an error that already is a NodeApiError or
-		// NodeOperationError after clean-up (a recipient's turn, the retry record, the edit rules added to it).
-		files: [
-			'nodes/MessagingGateway/actions/message/execution.ts',
-			'nodes/MessagingGateway/actions/message/send.operation.ts',
-			'nodes/MessagingGateway/actions/message/templateLookup.ts',
-			'nodes/MessagingGateway/actions/personData/upload.operation.ts',
-			'nodes/MessagingGateway/actions/retrySafe.ts',
-			'nodes/MessagingGateway/actions/template/edit.operation.ts',
-		],
-		rules: { '@n8n/community-nodes/require-node-api-error': 'warn' },
-	},
-	{
 		// A credential test gets only `helpers.request` from n8n (ICredentialTestFunctions has no httpRequest).
 		files: ['nodes/gateway/credentialTest.ts'],
 		rules: { '@n8n/community-nodes/no-deprecated-workflow-functions': 'off' },

@@ -2,7 +2,6 @@
  * One attempt of a request: n8n's HTTP helper with a per-attempt AbortController, and the error of an attempt that
  * got no answer (with its outcome: errors.ts).
  */
-import type { Readable } from 'stream';
 import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -14,6 +13,8 @@ import {
 	describeTimeout,
 	markUnknownOutcome,
 } from './errors';
+import { isMultipartBody } from './multipart';
+import type { NodeStream } from './nodeStream';
 import type { GatewayRequest } from './transport';
 
 export interface RawResponse {
@@ -57,7 +58,7 @@ export async function send(
 					controller.abort();
 				}, deadline.ms)
 			: undefined;
-	const stopWatching = timer && deadline.idle ? restartOnEachChunk(options.body as Readable, timer) : undefined;
+	const stopWatching = timer && deadline.idle ? restartOnEachChunk(options.body, timer) : undefined;
 	try {
 		return (await context.helpers.httpRequest({ ...options, abortSignal: controller.signal })) as RawResponse;
 	} catch (error) {
@@ -70,15 +71,21 @@ export async function send(
 }
 
 /**
- * Restarts `timer` whenever the body gives a chunk. A 'data' listener would start the flow at once, before the
+ * Restarts `timer` whenever the body gives a chunk. Our multipart body calls back as the request reads it. A Node
+ * stream (a person file part) is watched with a 'data' listener; that would start the flow at once, before the
  * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
  * explicitly stays paused when a listener is added, and piping it resumes it.
  */
-function restartOnEachChunk(body: Readable, timer: NodeJS.Timeout): () => void {
+function restartOnEachChunk(body: unknown, timer: NodeJS.Timeout): () => void {
 	const restart = () => timer.refresh();
-	body.on('data', restart);
-	body.pause();
-	return () => body.off('data', restart);
+	if (isMultipartBody(body)) {
+		body.onChunk = restart;
+		return () => (body.onChunk = undefined);
+	}
+	const stream = body as NodeStream;
+	stream.on('data', restart);
+	stream.pause();
+	return () => stream.off('data', restart);
 }
 
 /** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */

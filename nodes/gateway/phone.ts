@@ -13,8 +13,8 @@
  * - a person key field (spec 2.8 rule 4, `keyField`): runs too (`+55 11 91234-5678`).
  * Pure: no n8n imports.
  */
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js/max';
-import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength } from './libphonenumber';
+import type { CountryCode, PhoneNumber } from './libphonenumber';
 
 export type { CountryCode };
 

@@ -14,7 +14,6 @@
  * has a deadline on the whole answer; a streamed upload (its time depends on its size) an idle deadline: n8n's
  * `timeout` request option, a socket timeout that any byte written or read restarts.
  */
-import type { Readable } from 'stream';
 import type {
 	IDataObject,
 	IHttpRequestMethods,
@@ -36,7 +35,8 @@ import {
 	redact,
 	redactDeep,
 } from './errors';
-import type { MultipartBody } from './multipart';
+import { isMultipartBody, type MultipartBody } from './multipart';
+import type { NodeStream } from './nodeStream';
 import { ENDPOINTS, type EndpointName } from './spec';
 
 export { isLoopbackUrl } from './urls';
@@ -60,7 +60,7 @@ export interface GatewayRequest {
 	pathSuffix?: string;
 	qs?: IDataObject;
 	/** A JSON body, a stream sent as it is, or a multipart form from multipart.ts. */
-	body?: IDataObject | IDataObject[] | Readable | MultipartBody;
+	body?: IDataObject | IDataObject[] | NodeStream | MultipartBody;
 	/** Defaults to application/json for JSON bodies. */
 	contentType?: string;
 	contentLength?: number;
@@ -101,7 +101,7 @@ export interface GatewayResponse {
 export const RATE_LIMIT_RETRY = { maxAttempts: 3, maxWaitSeconds: 60, defaultWaitSeconds: 1 } as const;
 
 const isStreamBody = (body: GatewayRequest['body']): boolean =>
-	typeof body === 'object' && body !== null && typeof (body as Readable).pipe === 'function';
+	isMultipartBody(body) || (typeof body === 'object' && body !== null && typeof (body as NodeStream).pipe === 'function');
 
 export async function gatewayRequest(this: GatewayContext, request: GatewayRequest): Promise<GatewayResponse> {
 	if (request.connection) return await requestOn.call(this, request, request.connection);

@@ -7,6 +7,7 @@
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { apiError, mayHaveBeenAccepted, uncertain } from '../../gateway/transport';
+import { asNodeError } from './nodeErrors';
 import { SentRecord } from './sentRecord';
 
 /** What a retry gets for a request that may have arrived: the same error, rebuilt. */
@@ -28,7 +29,13 @@ export class RetrySafeRequests<Output extends object> {
 	}
 
 	/** Runs `request` and remembers its output, or its error when its outcome is unknown (it may have arrived). */
-	async send(scope: object | undefined, key: string, request: () => Promise<Output>): Promise<Output> {
+	async send(
+		context: IExecuteFunctions,
+		scope: object | undefined,
+		key: string,
+		itemIndex: number | undefined,
+		request: () => Promise<Output>,
+	): Promise<Output> {
 		try {
 			const output = await request();
 			if (scope) this.record.remember(scope, key, { accepted: true, output });
@@ -41,7 +48,7 @@ export class RetrySafeRequests<Output extends object> {
 					failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined },
 				});
 			}
-			throw error;
+			throw asNodeError(context.getNode(), error, itemIndex);
 		}
 	}
 }

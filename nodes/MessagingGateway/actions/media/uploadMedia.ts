@@ -7,11 +7,10 @@
  */
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { Readable } from 'stream';
 
 import { base64ByteLength, base64Head, checkMediaFile } from '../../../gateway/media';
 import { SIGNATURE_BYTES } from '../../../gateway/mediaFormat';
-import { createMediaUploadBody } from '../../../gateway/multipart';
+import { createMediaUploadBody, type FileBytes } from '../../../gateway/multipart';
 import type { MediaKind } from '../../../gateway/spec';
 import { apiError, gatewayRequest, type GatewayRequest } from '../../../gateway/transport';
 
@@ -51,7 +50,7 @@ export async function uploadMediaFromBinary(
 	const { mimeType, kind: mediaKind } = verdict;
 	const fileName = binary.fileName ?? `${mediaKind}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
 
-	const data: Buffer | Readable = binary.id
+	const data: FileBytes = binary.id
 		? await this.helpers.getBinaryStream(binary.id)
 		: Buffer.from(binary.data, 'base64');
 
@@ -72,18 +71,14 @@ export async function uploadMediaFromBinary(
 	return { id: String(id), fileName, mimeType, fileSize, kind: mediaKind };
 }
 
-/** The first `bytes` bytes of a stream; the stream is closed after them. */
-async function readHead(stream: Readable, bytes: number): Promise<Buffer> {
-	const chunks: Buffer[] = [];
+/** The first `bytes` bytes of a stream; leaving the loop early closes the stream. */
+async function readHead(stream: AsyncIterable<Uint8Array>, bytes: number): Promise<Buffer> {
+	const chunks: Uint8Array[] = [];
 	let length = 0;
-	try {
-		for await (const chunk of stream) {
-			chunks.push(chunk as Buffer);
-			length += (chunk as Buffer).length;
-			if (length >= bytes) break;
-		}
-	} finally {
-		stream.destroy();
+	for await (const chunk of stream) {
+		chunks.push(chunk);
+		length += chunk.length;
+		if (length >= bytes) break;
 	}
 	return Buffer.concat(chunks).subarray(0, bytes);
 }

@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
 import { apiError, gatewayRequest, uncertain } from '../../../gateway/transport';
+import { asNodeError } from '../nodeErrors';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
 import type { RecipientTurn } from '../recipientTurns';
 import { RetrySafeRequests } from '../retrySafe';
@@ -31,7 +32,7 @@ export function checkInput<T>(node: INode, itemIndex: number, read: () => T): T 
 	try {
 		return read();
 	} catch (error) {
-		if (!(error instanceof MessageInputError)) throw error;
+		if (!(error instanceof MessageInputError)) throw asNodeError(node, error, itemIndex);
 		throw new NodeOperationError(node, `${error.field} (item ${itemIndex}): ${error.reason}`, {
 			itemIndex,
 			description: `Correct "${error.field}" of item ${itemIndex}. Nothing was sent for this item.`,
@@ -106,7 +107,7 @@ export async function postMessage(
 	}
 
 	const to = (body as { to?: unknown }).to;
-	return await sentRecord.send(run.recordScope, key, async () => {
+	return await sentRecord.send(this, run.recordScope, key, itemIndex, async () => {
 		const response = await gatewayRequest.call(this, {
 			endpoint: 'messages',
 			method: 'POST',

@@ -11,6 +11,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, gatewayRequest } from '../../../gateway/transport';
 import { TEMPLATE_ID_PARAMETER } from '../../methods/templateParameters';
+import { asNodeError } from '../nodeErrors';
 import { readTextParameter } from '../parameters';
 import type { SendRun } from '../run';
 import { checkInput } from './execution';
@@ -51,7 +52,7 @@ async function readTemplate(this: IExecuteFunctions, run: SendRun, itemIndex: nu
 		return await earlier;
 	} catch (error) {
 		// The item that made the request has the gateway's error; the others get it again under their own index.
-		if (!(error instanceof NodeApiError)) throw error;
+		if (!(error instanceof NodeApiError)) throw asNodeError(this.getNode(), error, itemIndex);
 		throw apiError(this, { message: error.message }, {
 			message: error.message,
 			description: error.description ?? undefined,

@@ -8,6 +8,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { asNodeError } from '../nodeErrors';
 import { allItems } from './upload.results';
 import { asUploadError, errorJson } from './upload.errors';
 import { readSettings, type Settings } from './upload.fields';
@@ -22,7 +23,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 		settings = readSettings.call(this);
 	} catch (error) {
 		// A setting that applies to every item (a key field listed twice): one error item for all of them.
-		if (!this.continueOnFail()) throw error;
+		if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
 		return [{ json: errorJson(asUploadError(this, error, 'item')), pairedItem: allItems(items.length) }];
 	}
 	const source = this.getNodeParameter('source', 0, 'items') as string;

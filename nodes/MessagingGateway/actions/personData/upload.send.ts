@@ -2,10 +2,10 @@
  * Person Data > Upload: sending a person file to the gateway (`POST /DataInserterProfiles/api/profile`), as it is
  * or as parts written from records while they are sent.
  */
-import type { Readable } from 'node:stream';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { NodeStream } from '../../../gateway/nodeStream';
 import { apiError, gatewayRequest, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
 import { type PersonFilePartSummary, type SourceRecord, splitPersonFile } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
@@ -23,7 +23,7 @@ export interface UploadResponse {
 
 export async function sendFile(
 	this: IExecuteFunctions,
-	body: Readable,
+	body: NodeStream,
 	settings: Settings,
 	itemIndex: number | undefined,
 	contentLength?: number,
@@ -69,7 +69,7 @@ const uploadRecord = new RetrySafeRequests<UploadResponse>();
 export async function sendFileOnce(
 	this: IExecuteFunctions,
 	key: string,
-	open: () => Promise<Readable>,
+	open: () => Promise<NodeStream>,
 	settings: Settings,
 	itemIndex: number,
 	contentLength: number,
@@ -77,7 +77,7 @@ export async function sendFileOnce(
 	const scope = recordScopeOf(this);
 	const earlier = uploadRecord.earlier(this, scope, key, itemIndex);
 	if (earlier) return earlier;
-	return await uploadRecord.send(scope, key, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
+	return await uploadRecord.send(this, scope, key, itemIndex, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
 }
 
 export interface SentPart {

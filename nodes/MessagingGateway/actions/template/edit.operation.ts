@@ -10,6 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { gatewayRequest } from '../../../gateway/transport';
 import { componentType, mergeComponents, type GatewayTemplate } from '../../templates/components';
 import { editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
+import { asNodeError } from '../nodeErrors';
 import { inputError, readTextOption } from '../parameters';
 import { assertLanguage, assertTemplateName, readTemplateId, templateIdField } from './common';
 import { assertComponents, componentFields, readComponents } from './components.fields';
@@ -132,7 +133,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			// The gateway's refusal rarely says which edit rule was broken; the rules help the user find it.
 			error.description = [error.description, `Edit rules: ${TEMPLATE_EDIT_RULES}`].filter(Boolean).join('\n\n');
 		}
-		throw error;
+		throw asNodeError(this.getNode(), error, itemIndex);
 	}
 	return { ...response.body, id, ...body };
 }

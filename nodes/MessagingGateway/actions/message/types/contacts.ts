@@ -192,11 +192,14 @@ function parseCardsJson(value: unknown, root: string): unknown[] {
 	let parsed = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') return [];
+		// Thrown after the catch: the pure error is turned into the node's error by checkInput, not here.
+		let invalid: string | undefined;
 		try {
 			parsed = JSON.parse(value);
 		} catch (error) {
-			throw new MessageInputError(root, `is not valid JSON (${(error as Error).message})`);
+			invalid = (error as Error).message;
 		}
+		if (invalid !== undefined) throw new MessageInputError(root, `is not valid JSON (${invalid})`);
 	}
 	if (isPlainObject(parsed)) return [parsed];
 	if (!Array.isArray(parsed)) throw new MessageInputError(root, 'must be an array of contact cards');
