@@ -53,6 +53,16 @@ export async function uploadMediaFromBinary(
 		? await this.helpers.getBinaryStream(binary.id)
 		: Buffer.from(binary.data, 'base64');
 
+	return await uploadCheckedMedia.call(this, itemIndex, { data, fileName, mimeType, fileSize, kind: mediaKind });
+}
+
+/** The one upload request (`POST /api/Medias`) of a file whose format and size were already checked for its kind. */
+export async function uploadCheckedMedia(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	file: Omit<UploadedMedia, 'id'> & { data: Buffer | Readable },
+): Promise<UploadedMedia> {
+	const { data, fileName, mimeType, fileSize, kind } = file;
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'medias',
 		method: 'POST',
@@ -66,7 +76,7 @@ export async function uploadMediaFromBinary(
 			itemIndex,
 		});
 	}
-	return { id: String(id), fileName, mimeType, fileSize, kind: mediaKind };
+	return { id: String(id), fileName, mimeType, fileSize, kind };
 }
 
 /** The first `bytes` bytes of a stream; the stream is closed after them. */

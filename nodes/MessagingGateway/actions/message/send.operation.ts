@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { uploadMediaFromUrl } from '../media/mediaFromUrl';
 import { uploadMediaFromBinary } from '../media/uploadMedia';
 import { nodeOf, readParameter } from '../parameters';
 import { claimRecipientTurn } from '../sending';
@@ -53,9 +54,12 @@ async function payloadOf(
 	const node = nodeOf.call(this);
 	if (isMediaKind(choice)) {
 		const input = checkInput(node, itemIndex, () => readMediaInput(choice, params));
-		if (input.from.source !== 'binary') return buildMediaPayload(input, input.from.mediaId);
-		// The helper checks size and format for the kind before uploading (spec 8).
-		const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
+		if (input.from.source === 'id') return buildMediaPayload(input, input.from.mediaId);
+		// The helpers check size and format for the kind before uploading (spec 8).
+		const uploaded =
+			input.from.source === 'url'
+				? await uploadMediaFromUrl.call(this, itemIndex, input.from.url, choice)
+				: await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice);
 		return buildMediaPayload(input, uploaded.id, uploaded.fileName);
 	}
 	const build = payloadBuilders[choice];
