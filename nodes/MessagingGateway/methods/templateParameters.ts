@@ -46,6 +46,17 @@ export async function getTemplateParameters(this: ILoadOptionsFunctions): Promis
 	}));
 }
 
+/** Longest example shown in a field's label: a longer one (a URL cannot wrap) widened the panel past its edge. */
+const LABEL_EXAMPLE_CHARS = 32;
+
+/** `Body {{1}} (e.g. Ana)`, the example cut short with an ellipsis when it is long. */
+export function fieldLabel(parameter: TemplateParameter): string {
+	const example = parameter.example?.trim();
+	if (!example) return parameter.displayName;
+	const short = example.length > LABEL_EXAMPLE_CHARS ? `${example.slice(0, LABEL_EXAMPLE_CHARS - 1).trimEnd()}…` : example;
+	return `${parameter.displayName} (e.g. ${short})`;
+}
+
 /** resourceMapping: one required text field per parameter, keyed by parameter id (`header_1`, `body_2`, `button_0_1`). */
 export async function getTemplateParameterFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const parameters = await loadTemplateParameters.call(this);
@@ -53,7 +64,7 @@ export async function getTemplateParameterFields(this: ILoadOptionsFunctions): P
 	return {
 		fields: parameters.map((parameter) => ({
 			id: parameter.id,
-			displayName: parameter.example ? `${parameter.displayName} (e.g. ${parameter.example})` : parameter.displayName,
+			displayName: fieldLabel(parameter),
 			required: true,
 			defaultMatch: false,
 			canBeUsedToMatch: false,

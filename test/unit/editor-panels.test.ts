@@ -1,4 +1,6 @@
 /**
+ * Panels as a new user meets them (issue: the first ten minutes).
+ *
  * The trigger as the editor shows it: the node creator's events (n8n 2.41 lists the options of the first parameter
  * labelled Event, Events or Trigger On), the canvas subtitle in words, the listening panel's own text, and Meta
  * Version among the options. All events stay choosable in the panel, with the notice for undelivered ones.
@@ -7,6 +9,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { WEBHOOK_EVENT_TYPES } from '../../nodes/gateway/spec';
+import { fieldLabel } from '../../nodes/MessagingGateway/methods/templateParameters';
 import { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
 
 const { description } = new MessagingGatewayTrigger();
@@ -59,5 +62,16 @@ describe('the trigger in the editor', () => {
 		expect(description.properties.map((property) => property.name)).not.toContain('metaVersion');
 		const options = byName('options').options as INodeProperties[];
 		expect(options.find((option) => option.name === 'metaVersion')).toMatchObject({ default: 'LATEST' });
+	});
+});
+
+describe('panel texts of the action node', () => {
+	it('cuts a long example in a Template Parameters label, so that Values to Send stays inside the panel', () => {
+		const parameter = { id: 'button_0_1', displayName: 'Button 1 URL {{1}}' } as Parameters<typeof fieldLabel>[0];
+		expect(fieldLabel({ ...parameter, example: 'https://shop.example/t/42' })).toBe('Button 1 URL {{1}} (e.g. https://shop.example/t/42)');
+		expect(fieldLabel({ ...parameter, example: 'https://shop.example/orders/2026/11/25/tracking?id=1234567890' })).toBe(
+			'Button 1 URL {{1}} (e.g. https://shop.example/orders/202…)',
+		);
+		expect(fieldLabel({ ...parameter })).toBe('Button 1 URL {{1}}');
 	});
 });
