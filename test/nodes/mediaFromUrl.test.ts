@@ -70,6 +70,11 @@ beforeAll(async () => {
 				// No Content-Length: the size is known only once the stream passes the limit.
 				res.writeHead(200, { 'content-type': 'video/mp4' });
 				return void writeInChunks(res, VIDEO_20MB, record);
+			case '/photos/broken.jpg':
+				// The connection is lost after the first bytes of a 40 KB file.
+				res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': JPEG.length });
+				res.write(JPEG.subarray(0, 10), () => res.destroy());
+				return;
 			default:
 				res.writeHead(404, { 'content-type': 'text/plain' });
 				res.end('no such file');
@@ -162,6 +167,12 @@ describe('Media Source: URL on a media message', () => {
 		expect(error.message).toBe(
 			'Media URL (item 0): The file is larger than 16,000,000 bytes; video files are at most 16 MB',
 		);
+		expect(gateway.sandbox.requests).toEqual([]);
+	});
+
+	it('a download that breaks off is that item\'s error, and nothing reaches the gateway', async () => {
+		const error = await rejectionOf(sendMedia('image', `${baseUrl}/photos/broken.jpg`));
+		expect(error.message).toMatch(new RegExp(`^Media URL \\(item 0\\): the download of ${baseUrl}/photos/broken.jpg broke off`));
 		expect(gateway.sandbox.requests).toEqual([]);
 	});
 

@@ -71,7 +71,14 @@ export async function uploadMediaFromUrl(
 	}
 
 	const declaredLength = declaredLengthOf(response.headers['content-length']);
-	const { head, whole } = await peekHead(source, SIGNATURE_BYTES);
+	let peeked: Awaited<ReturnType<typeof peekHead>>;
+	try {
+		peeked = await peekHead(source, SIGNATURE_BYTES);
+	} catch (error) {
+		source.destroy();
+		throw refuse(`the download of ${url} broke off (${(error as Error).message})`);
+	}
+	const { head, whole } = peeked;
 	const verdict = checkMediaFile(
 		{ mimeType: declaredTypeOf(response.headers['content-type']), size: declaredLength ?? 0, head },
 		kind,
