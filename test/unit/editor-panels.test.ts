@@ -66,12 +66,12 @@ describe('the trigger in the editor', () => {
 });
 
 describe('panel texts of the action node', () => {
-	it('cuts a long example in a Template Parameters label, so that Values to Send stays inside the panel', () => {
-		const parameter = { id: 'button_0_1', displayName: 'Button 1 URL {{1}}' } as Parameters<typeof fieldLabel>[0];
-		expect(fieldLabel({ ...parameter, example: 'https://shop.example/t/42' })).toBe('Button 1 URL {{1}} (e.g. https://shop.example/t/42)');
-		expect(fieldLabel({ ...parameter, example: 'https://shop.example/orders/2026/11/25/tracking?id=1234567890' })).toBe(
-			'Button 1 URL {{1}} (e.g. https://shop.example/orders/202…)',
-		);
-		expect(fieldLabel({ ...parameter })).toBe('Button 1 URL {{1}}');
+	it('leaves a long example out of a Template Parameters label, so that Values to Send stays inside the panel', () => {
+		const button = { id: 'button_0_1', displayName: 'Button 1 "Track" URL {{1}}' } as Parameters<typeof fieldLabel>[0];
+		expect(fieldLabel({ ...button, example: 'https://shop.example/orders/2026/11/25/tracking?id=1234567890' })).toBe('Button 1 "Track" URL {{1}}');
+		const body = { id: 'body_1', displayName: 'Body {{1}}' } as Parameters<typeof fieldLabel>[0];
+		expect(fieldLabel({ ...body, example: 'Ana' })).toBe('Body {{1}} (e.g. Ana)');
+		expect(fieldLabel({ ...body, example: '#42' })).toBe('Body {{1}} (e.g. #42)');
+		expect(fieldLabel(body)).toBe('Body {{1}}');
 	});
 });

@@ -46,15 +46,17 @@ export async function getTemplateParameters(this: ILoadOptionsFunctions): Promis
 	}));
 }
 
-/** Longest example shown in a field's label: a longer one (a URL cannot wrap) widened the panel past its edge. */
-const LABEL_EXAMPLE_CHARS = 32;
+/**
+ * Longest label of a Values to Send field: a longer one (a URL example cannot wrap) widened the field past the
+ * panel's edge, with a horizontal scrollbar, even though n8n cuts the label's text short.
+ */
+const MAX_LABEL_CHARS = 32;
 
-/** `Body {{1}} (e.g. Ana)`, the example cut short with an ellipsis when it is long. */
+/** `Body {{1}} (e.g. Ana)`; the placeholder alone when its example would make the label too long. */
 export function fieldLabel(parameter: TemplateParameter): string {
 	const example = parameter.example?.trim();
-	if (!example) return parameter.displayName;
-	const short = example.length > LABEL_EXAMPLE_CHARS ? `${example.slice(0, LABEL_EXAMPLE_CHARS - 1).trimEnd()}…` : example;
-	return `${parameter.displayName} (e.g. ${short})`;
+	const withExample = `${parameter.displayName} (e.g. ${example})`;
+	return example && withExample.length <= MAX_LABEL_CHARS ? withExample : parameter.displayName;
 }
 
 /** resourceMapping: one required text field per parameter, keyed by parameter id (`header_1`, `body_2`, `button_0_1`). */
