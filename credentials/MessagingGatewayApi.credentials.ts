@@ -5,7 +5,8 @@ import { DEFAULT_BASE_URL } from '../nodes/gateway/spec';
 /**
  * The gateway's API key, the network account's phone id and the gateway's address. The key travels only in the
  * `apikey` header that n8n adds to each request; the nodes never read it themselves.
- * The connection test is `messagingGatewayApiTest` in the nodes (GET /api/Profiles with clear messages).
+ * The connection test is `messagingGatewayApiTest` in the nodes: the key (GET /api/Profiles), the Default Country
+ * and the Phone ID (against the phone ids on the key's webhooks), a sentence per failure.
  */
 export class MessagingGatewayApi implements ICredentialType {
 	name = 'messagingGatewayApi';

@@ -22,7 +22,7 @@ import {
 	removeStaleRegistration,
 	withoutSecret,
 } from './activation';
-import { triggerProperties } from './description';
+import { triggerPanel, triggerProperties, triggerSubtitle } from './description';
 import {
 	creationBody,
 	isStoredRegistrationCurrent,
@@ -44,7 +44,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		// request to a start node of version 1 (parseRequestBody), and skips that from any later version.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{[].concat($parameter["events"]).join(", ")}}',
+		subtitle: triggerSubtitle,
 		// n8n's node creator lists this trigger and the action node as one entry with this trigger's description, so
 		// it describes both.
 		description:
@@ -56,6 +56,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		// webhook() answers every request itself (see webhook.ts), so n8n's placeholder answer is never sent.
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: triggerProperties,
+		triggerPanel,
 	};
 
 	methods = {

@@ -40,7 +40,7 @@ export async function registrationSettings(
 		});
 	}
 
-	const metaVersion = this.getNodeParameter('metaVersion', 'LATEST') as MetaVersion;
+	const metaVersion = this.getNodeParameter('options.metaVersion', 'LATEST') as MetaVersion;
 	if (!(WEBHOOK_META_VERSIONS as readonly string[]).includes(metaVersion)) {
 		throw new NodeOperationError(this.getNode(), `"${metaVersion}" is not a Meta version of the gateway`, {
 			description: `Versions: ${WEBHOOK_META_VERSIONS.join(', ')}`,

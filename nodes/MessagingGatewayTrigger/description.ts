@@ -1,7 +1,7 @@
 /** The trigger's parameters, and the options as webhook() reads them. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { WEBHOOK_META_VERSIONS } from '../gateway/spec';
+import { WEBHOOK_DELIVERED_EVENT_TYPES, WEBHOOK_META_VERSIONS } from '../gateway/spec';
 import { eventTypeOptions, undeliveredEventsNotice } from '../gateway/webhookEvents';
 import { DEFAULT_WINDOW_HOURS } from './deliveryGuard';
 import { INCOMING_MESSAGE_TYPES, MESSAGE_STATUSES, type NotificationFilters } from './notifications';
@@ -30,6 +30,7 @@ const META_VERSION_OPTIONS: INodePropertyOptions[] = WEBHOOK_META_VERSIONS.map((
 }));
 
 export interface TriggerOptions {
+	metaVersion?: string;
 	statusUpdates?: NotificationFilters['statusUpdates'];
 	statuses?: string[];
 	messageTypes?: string[];
@@ -48,8 +49,25 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	/**
+	 * What n8n's node creator lists as this trigger's events: it reads the options of the first parameter labelled
+	 * "Events", so this one, never shown in the panel, holds only the events the gateway delivers (spec section 6).
+	 * All events stay choosable in Subscribed Events below, with the notice for those that never arrive.
+	 */
 	{
 		displayName: 'Events',
+		name: 'deliveredEvent',
+		type: 'hidden',
+		options: WEBHOOK_DELIVERED_EVENT_TYPES.map((type) => ({
+			name: titleOf(type),
+			value: type,
+			action: `On ${titleOf(type).toLowerCase()}`,
+			description: EVENT_DESCRIPTIONS[type],
+		})),
+		default: 'messages',
+	},
+	{
+		displayName: 'Subscribed Events',
 		name: 'events',
 		type: 'multiOptions',
 		options: eventTypeOptions(EVENT_DESCRIPTIONS),
@@ -59,15 +77,6 @@ export const triggerProperties: INodeProperties[] = [
 			'The subscription fields to register the webhook for. The gateway currently delivers only Messages.',
 	},
 	undeliveredEventsNotice('events'),
-	{
-		displayName: 'Meta Version',
-		name: 'metaVersion',
-		type: 'options',
-		options: META_VERSION_OPTIONS,
-		default: 'LATEST',
-		description:
-			'The network API version whose notifications this webhook receives. Latest receives them whatever the version.',
-	},
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -128,6 +137,15 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Keep only incoming messages of these types. Empty keeps every type.',
 			},
 			{
+				displayName: 'Meta Version',
+				name: 'metaVersion',
+				type: 'options',
+				options: META_VERSION_OPTIONS,
+				default: 'LATEST',
+				description:
+					'The network API version whose notifications this webhook receives. Latest (the default) receives them whatever the version.',
+			},
+			{
 				displayName: 'Only This Phone',
 				name: 'onlyThisPhone',
 				type: 'boolean',
@@ -159,3 +177,19 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The trigger's panel while it listens (instead of n8n's generic text about a test event). */
+export const triggerPanel = {
+	header: 'Send a WhatsApp message to the phone of your credential',
+	executionsHelp: {
+		inactive:
+			'While you test, n8n registers the trigger at the gateway and waits for one message to the phone of the credential: send one from WhatsApp (with the sandbox: npm run sandbox -- deliver). Publish the workflow to start it on every incoming message.',
+		active:
+			'The workflow is published: every incoming message to the phone of the credential starts it. Its runs are in the Executions tab.',
+	},
+	activationHint:
+		'Once you publish the workflow, the webhook stays registered at the gateway and every incoming message starts a run.',
+};
+
+/** The canvas subtitle: "On messages", or the events in words. */
+export const triggerSubtitle = '={{"On " + [].concat($parameter["events"]).join(", ").replaceAll("_", " ")}}';

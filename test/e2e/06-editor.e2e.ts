@@ -59,6 +59,8 @@ describeBrowser('editor', () => {
 	let step = 0;
 	let ndvOpen = false;
 	let workflowId: string;
+	let emptyWorkflowId: string;
+	let fromTemplateWorkflowId: string;
 	let hitlWorkflowId: string;
 	let sendAndWaitWorkflowId: string;
 	let templateWorkflowId: string;
@@ -92,6 +94,9 @@ describeBrowser('editor', () => {
 			},
 		]);
 		workflowId = wf.id!;
+		// An empty workflow: its node creator offers triggers.
+		const [empty] = await env.importWorkflows([{ name: 'e2e editor empty', nodes: [], connections: {} }]);
+		emptyWorkflowId = empty.id!;
 		// The review tool n8n makes of a node with a send-and-wait operation, as an AI Agent's tool would use it.
 		const [hitl] = await env.importWorkflows([
 			{
@@ -147,6 +152,34 @@ describeBrowser('editor', () => {
 			]),
 		]);
 		templateWorkflowId = template.id!;
+		// A template whose URL button example is long: its field label in Values to Send must not widen the panel.
+		const created = await fetch(`${env.sandbox.url}/api/Templates`, {
+			method: 'POST',
+			headers: { apikey: env.sandbox.apiKey, version: '5.0', 'content-type': 'application/json' },
+			body: JSON.stringify({
+				name: 'e2e_long_example',
+				language: 'en_US',
+				category: 'UTILITY',
+				components: [
+					{ type: 'BODY', text: 'Hi {{1}}, your order shipped', example: { body_text: [['Ana']] } },
+					{
+						type: 'BUTTONS',
+						buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/{{1}}', example: ['https://shop.example/orders/2026/11/25/tracking?id=1234567890abcdef'] }],
+					},
+				],
+			}),
+		});
+		const longTemplateId = ((await created.json()) as { id: string }).id;
+		const [fromTemplate] = await env.importWorkflows([
+			chain('e2e editor template message from id', [
+				{
+					name: 'Send template',
+					typeVersion: 1.1,
+					parameters: { resource: 'message', operation: 'send', recipientPhoneNumber: '5511988887777', messageType: 'template', templateParameterSource: 'fromTemplate', templateId: longTemplateId },
+				},
+			]),
+		]);
+		fromTemplateWorkflowId = fromTemplate.id!;
 		await env.start();
 		await n8n.ensureOwner(env.inst);
 		// eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -218,6 +251,29 @@ describeBrowser('editor', () => {
 		await shot('ndv-send');
 	});
 
+	test('the node creator offers the trigger only "On messages", the one event the gateway delivers', async () => {
+		const { context: creatorContext, page: creator } = await signedInPage();
+		const creatorShot = shotOf(creator);
+		try {
+			await creator.goto(`${env.inst.baseUrl}/workflow/${emptyWorkflowId}`);
+			const add = creator.locator('[data-test-id="canvas-add-button"]').first();
+			await add.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
+			await add.click();
+			const search = creator.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"], #node-creator-search-bar').first();
+			await search.fill('whatsapp');
+			await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Messaging Gateway/ }).first().click();
+			const events = creator.locator('[data-test-id="node-creator-action-item"]:visible, [data-test-id="node-creator-item-name"]:visible');
+			await events.filter({ hasText: /^\s*On messages\s*$/ }).first().waitFor({ state: 'visible' });
+			await creatorShot('node-creator-trigger-events');
+			const labels = ((await events.allInnerTexts()) as string[]).map((text) => text.trim().split('\n')[0].trim());
+			expect(labels.filter((label) => /^On /.test(label))).toEqual(['On messages']);
+			expect(await creator.getByText(/not delivered yet/i).count()).toBe(0);
+		} finally {
+			await creatorShot('node-creator-trigger-end');
+			await creatorContext.close().catch(() => undefined);
+		}
+	});
+
 	for (const [type, fields] of Object.entries(FIELDS)) {
 		test(`message type "${type}" shows its fields`, async () => {
 			if (!ndvOpen) throw new Error('The node was not added; see the test before');
@@ -257,7 +313,35 @@ describeBrowser('editor', () => {
 		await page.locator('[data-test-id="parameter-input-templateId"]').first().waitFor({ state: 'visible', timeout: 10000 });
 		await page.locator('[data-test-id="parameter-input-templateName"]').first().waitFor({ state: 'detached', timeout: 10000 });
 		expect(await page.locator('[data-test-id="parameter-input-templateLanguage"]').count()).toBe(0);
+		// Where the ID comes from, said under the field.
+		await page.getByText(/Where to find it: the id field in the output of Template > Create/).first().waitFor({ state: 'visible', timeout: 10000 });
 		await shot('template-from-template');
+	});
+
+	test('Values to Send stays inside the panel when a placeholder\'s example is a long URL', async () => {
+		const { context: mapperContext, page: editor } = await signedInPage();
+		const editorShot = shotOf(editor);
+		try {
+			await editor.goto(`${env.inst.baseUrl}/workflow/${fromTemplateWorkflowId}`);
+			const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Send template"]').first();
+			await node.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
+			await node.dblclick();
+			await editor.getByText(/Button 1 "Track" URL \{\{1\}\}/).first().waitFor({ state: 'visible', timeout: 30000 });
+			await editorShot('values-to-send-long-example');
+			// Any element of the panel that scrolls sideways because its content is wider than it.
+			const overflowing = await editor.evaluate(() => {
+				const browser = globalThis as any;
+				return [...browser.document.querySelectorAll('[data-test-id="ndv"] *')]
+					.filter((element: any) => {
+						const overflowX = browser.getComputedStyle(element).overflowX;
+						return (overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1;
+					})
+					.map((element: any) => `${element.tagName}.${element.className} ${element.scrollWidth}>${element.clientWidth}`);
+			});
+			expect(overflowing).toEqual([]);
+		} finally {
+			await mapperContext.close().catch(() => undefined);
+		}
 	});
 
 	/** Picks an option of an options parameter by its headline. */

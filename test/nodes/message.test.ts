@@ -437,7 +437,7 @@ describe('Send a template with parameters from the template (resource mapper)', 
 		expect(schema.map((field) => [field.id, field.displayName, field.required])).toEqual([
 			['body_1', 'Body {{1}} (e.g. Ana)', true],
 			['body_2', 'Body {{2}} (e.g. #42)', true],
-			['button_1_1', 'Button 2 "Track" URL {{1}} (e.g. https://shop.example/t/42)', true],
+			['button_1_1', 'Button 2 "Track" URL {{1}}', true],
 		]);
 		expect(gateway.sandbox.requests.map((r) => [r.method, r.path, r.headers.version])).toEqual([
 			['GET', `${ENDPOINTS.templates.path}/${id}`, '5.0'],

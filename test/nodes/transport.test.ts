@@ -360,6 +360,63 @@ describe('credential test (GET /api/Profiles, version 4.0)', () => {
 		expect(result.message).toMatch(/answered 404. Check the Base URL/);
 	});
 
+	const addWebhook = (phoneId: string, apiKey = sandbox.apiKey) =>
+		sandbox.state.webhooks.set(`webhook-${phoneId}`, {
+			id: `webhook-${phoneId}`,
+			apiKey,
+			phone: phoneId,
+			phone_id: phoneId,
+			meta_version: 'LATEST',
+			types: ['messages'],
+			endpoint: 'https://n8n.example.com/webhook/x',
+			headers: {},
+			create_date: '2026-01-01T00:00:00+00:00',
+			update_date: '2026-01-01T00:00:00+00:00',
+		});
+
+	it('fails on a Default Country that is not a country code, naming the field', async () => {
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, defaultCountry: 'Brazil' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('Default Country "Brazil" is not a country code');
+	});
+
+	it('passes a Default Country in any letter case', async () => {
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, defaultCountry: 'br' });
+		expect(result.status).toBe('OK');
+	});
+
+	it('checks the Phone ID against the phone ids on the key\'s webhooks (GET /api/Webhooks, version 4.0)', async () => {
+		addWebhook(sandbox.phoneId);
+		addWebhook('999000111', 'some-other-key');
+		const right = await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, phoneId: sandbox.phoneId });
+		expect(right).toEqual({ status: 'OK', message: 'Connection successful: the gateway accepted the API key' });
+		const listing = sandbox.requests.find((request) => request.path === '/api/Webhooks');
+		expect(listing).toMatchObject({ method: 'GET', status: 200 });
+		expect(listing!.headers.version).toBe('4.0');
+
+		const wrong = await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, phoneId: '999000111' });
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).toContain(`Phone ID 999000111 is not a phone of this API key: its webhooks are for ${sandbox.phoneId}`);
+	});
+
+	it('says a message per failure when both Default Country and Phone ID are wrong', async () => {
+		addWebhook(sandbox.phoneId);
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, phoneId: '123', defaultCountry: 'XX' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Default Country "XX" is not a country code.*\. Phone ID 123 is not a phone of this API key/);
+	});
+
+	it('passes a Phone ID it cannot check, and says so, when the key has no webhook', async () => {
+		const result = await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, phoneId: '123' });
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/Phone ID not checked: .* this key has none yet/);
+	});
+
+	it('sends no webhook request without a Phone ID', async () => {
+		await test({ apiKey: sandbox.apiKey, baseUrl: sandbox.url });
+		expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/Profiles']);
+	});
+
 	it('fails with an unreachable address', async () => {
 		const result = await test({ apiKey: sandbox.apiKey, baseUrl: 'http://127.0.0.1:9' });
 		expect(result).toEqual({ status: 'Error', message: 'Could not reach the gateway at http://127.0.0.1:9 (ECONNREFUSED)' });

@@ -193,7 +193,7 @@ describe('activation and deactivation', () => {
 
 	it.each([
 		['the events', { events: ['messages', 'message_template_status_update'] }],
-		['the Meta version', { metaVersion: 'v16' }],
+		['the Meta version', { options: { metaVersion: 'v16' } }],
 		['an extra header', { options: { extraHeaders: { header: [{ name: 'X-Team', value: 'support' }] } } }],
 	])('a change of %s replaces the registration: deleted, then created, never two', async (_label, changed) => {
 		const staticData: IDataObject = {};

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
+import { findSandbox, registerSandbox } from './registry';
 import { startSandbox } from './server';
 
 const DEFAULT_PORT = 8787;
@@ -32,7 +33,8 @@ Environment (start):
   SANDBOX_LATENCY_MS  milliseconds before each gateway answer, as a gateway across the internet (default 0)
 
 Options (deliver):
-  --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT, port ${DEFAULT_PORT})
+  --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT; without SANDBOX_PORT, port
+                    ${DEFAULT_PORT}, else the one sandbox that npm run sandbox or npm start runs from this folder)
   --text TEXT       the message text (default "Olá! Mensagem de teste do sandbox")
   --from DIGITS     the sender's number (default 5511988887777)
   --name NAME       the sender's profile name (default "Cliente Sandbox")
@@ -69,6 +71,7 @@ async function serve(): Promise<number> {
 		phoneId: process.env.SANDBOX_PHONE_ID || undefined,
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS ?? 0) || 0,
 	});
+	const unregister = registerSandbox(sandbox.url);
 	console.log(`Sandbox gateway listening on ${sandbox.url}
 
   Base URL   ${sandbox.url}
@@ -86,12 +89,14 @@ Ctrl+C stops it.`);
 		process.once('SIGINT', resolve);
 		process.once('SIGTERM', resolve);
 	});
+	unregister();
 	await sandbox.close();
 	return 0;
 }
 
 interface DeliverArguments {
-	url: string;
+	/** Given by --url or SANDBOX_PORT; null: the default port, else the one running sandbox found. */
+	url: string | null;
 	text: string;
 	from: string;
 	name: string;
@@ -102,7 +107,7 @@ interface DeliverArguments {
 
 function parseDeliverArguments(args: string[]): DeliverArguments {
 	const parsed: DeliverArguments = {
-		url: `http://127.0.0.1:${process.env.SANDBOX_PORT ?? DEFAULT_PORT}`,
+		url: process.env.SANDBOX_PORT ? `http://127.0.0.1:${process.env.SANDBOX_PORT}` : null,
 		text: 'Olá! Mensagem de teste do sandbox',
 		from: '5511988887777',
 		name: 'Cliente Sandbox',
@@ -142,18 +147,18 @@ async function deliver(args: string[]): Promise<number> {
 		console.error(`${(error as Error).message}\n\n${HELP}`);
 		return 2;
 	}
-	let info: { phoneId: string };
-	try {
-		info = (await (await fetch(`${options.url}/__sandbox/info`)).json()) as { phoneId: string };
-	} catch (error) {
-		console.error(`No sandbox answers at ${options.url} (${(error as Error).message}). Start it with: npm run sandbox`);
+	const found = await findSandbox(options.url, `http://127.0.0.1:${DEFAULT_PORT}`);
+	if ('problem' in found) {
+		console.error(found.problem);
 		return 1;
 	}
+	const { url, info } = found;
+	console.log(`Delivering to the sandbox at ${url}`);
 	const notification = options.file
 		? (JSON.parse(readFileSync(options.file, 'utf8')) as object)
 		: incomingText(info.phoneId, options);
-	const recordedBefore = (await recordedRequests(options.url)).length;
-	const response = await fetch(`${options.url}/__sandbox/deliver`, {
+	const recordedBefore = (await recordedRequests(url)).length;
+	const response = await fetch(`${url}/__sandbox/deliver`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ notification, omitCustomHeaders: options.omitCustomHeaders }),
@@ -174,7 +179,7 @@ async function deliver(args: string[]): Promise<number> {
 	}
 	if (!results.every((result) => result.status >= 200 && result.status < 300)) return 1;
 	if (options.waitSeconds === 0) return 0;
-	return await waitForReplies(options, senderOf(notification) ?? options.from, recordedBefore);
+	return await waitForReplies(url, options, senderOf(notification) ?? options.from, recordedBefore);
 }
 
 interface RecordedMessage {
@@ -211,13 +216,13 @@ function summary(body: RecordedMessage['body']): string {
  * Waits until the workflow has sent a message to the sender (POST /api/Messages with `to` the sender), printing each
  * message the sandbox received from the delivery on; a mark-as-read is printed, but is no reply.
  */
-async function waitForReplies(options: DeliverArguments, sender: string, recordedBefore: number): Promise<number> {
+async function waitForReplies(url: string, options: DeliverArguments, sender: string, recordedBefore: number): Promise<number> {
 	console.log(`Waiting up to ${options.waitSeconds} s for the workflow to answer ${sender}...`);
 	const deadline = Date.now() + options.waitSeconds * 1000;
 	let printed = recordedBefore;
 	let replied = false;
 	while (Date.now() < deadline) {
-		const requests = await recordedRequests(options.url);
+		const requests = await recordedRequests(url);
 		for (const request of requests.slice(printed)) {
 			if (request.route !== 'messages') continue;
 			const toSender = request.body?.to === sender;
@@ -232,9 +237,9 @@ async function waitForReplies(options: DeliverArguments, sender: string, recorde
 	console.error(`No reply to ${sender} reached the sandbox within ${options.waitSeconds} s. Check that:
   - the workflow with the Messaging Gateway Trigger is published (active) and its trigger answered above with 200;
   - its run succeeded: open it in the n8n editor, tab Executions (an error there says what went wrong);
-  - its credential's Base URL is this sandbox (${options.url}) and its API key the one \`npm start\` printed;
+  - its credential's Base URL is this sandbox (${url}) and its API key the one \`npm start\` printed;
   - the workflow sends something back to the sender (the auto-reply bot of examples/ does).
-Every request the sandbox received: ${options.url}/__sandbox/requests`);
+Every request the sandbox received: ${url}/__sandbox/requests`);
 	return 1;
 }
 

@@ -1,6 +1,6 @@
 /** `POST /api/Messages`: every type of spec 2.2 accepted with the answer of 2.3, and malformed bodies refused. */
-import { CHANNEL } from '../../nodes/gateway/spec';
-import { message, sendMessage, TO, VALID_MESSAGES } from './helpers';
+import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
+import { call, message, sendMessage, TO, VALID_MESSAGES } from './helpers';
 import { startSandbox, type Sandbox } from './server';
 
 let sandbox: Sandbox;
@@ -36,7 +36,7 @@ describe('accepted messages', () => {
 	});
 
 	it('accepts a template message without components', async () => {
-		const body = message('template', { name: 'hello', language: { policy: 'deterministic', code: 'en_US' } });
+		const body = message('template', { name: 'hello_world', language: { policy: 'deterministic', code: 'en_US' } });
 		expect((await sendMessage(sandbox, body)).status).toBe(200);
 	});
 
@@ -217,5 +217,51 @@ describe('refused messages', () => {
 		expect(result.status).toBe(400);
 		expect(result.json.error).toMatchObject({ type: expect.any(String), code: 100, error_data: { details: expect.any(String) } });
 		expect(result.json.error.message).toContain(`Invalid parameter: ${field} `);
+	});
+});
+
+describe('template messages name a template the account has (the network refuses others)', () => {
+	const OTHER_KEY = 'sandbox-other-key';
+	let withOtherKey: Sandbox;
+	beforeAll(async () => {
+		withOtherKey = await startSandbox({ extraApiKeys: [OTHER_KEY] });
+	});
+	afterAll(() => withOtherKey.close());
+	beforeEach(() => withOtherKey.reset());
+
+	const templateMessage = (name: string, code: string) => message('template', { name, language: { policy: 'deterministic', code } });
+	const createTemplate = (name: string, language: string, apiKey?: string) =>
+		call(withOtherKey, 'POST', ENDPOINTS.templates.path, {
+			endpoint: 'templates',
+			headers: apiKey ? { apikey: apiKey } : {},
+			body: { name, language, category: 'UTILITY', components: [{ type: 'BODY', text: 'Olá!' }] },
+		});
+
+	it('refuses a template that does not exist with the network\'s error (404, code 132001)', async () => {
+		const result = await sendMessage(withOtherKey, templateMessage('order_updat', 'pt_BR'));
+		expect(result.status).toBe(404);
+		expect(result.json).toEqual({
+			error: {
+				message: '(#132001) Template name does not exist in the translation',
+				type: 'OAuthException',
+				code: 132001,
+				error_data: { details: 'template name (order_updat) does not exist in pt_BR' },
+				fbtrace_id: expect.any(String),
+			},
+		});
+	});
+
+	it('refuses an existing template in a language it does not have', async () => {
+		const result = await sendMessage(withOtherKey, templateMessage('order_update', 'en_US'));
+		expect(result.status).toBe(404);
+		expect(result.json.error.error_data.details).toBe('template name (order_update) does not exist in en_US');
+	});
+
+	it('accepts the account\'s preset templates and the ones it created, not another key\'s', async () => {
+		expect((await sendMessage(withOtherKey, templateMessage('hello_world', 'en_US'))).status).toBe(200);
+		expect((await createTemplate('boas_vindas', 'pt_BR')).status).toBe(201);
+		expect((await sendMessage(withOtherKey, templateMessage('boas_vindas', 'pt_BR'))).status).toBe(200);
+		expect((await createTemplate('only_theirs', 'pt_BR', OTHER_KEY)).status).toBe(201);
+		expect((await sendMessage(withOtherKey, templateMessage('only_theirs', 'pt_BR'))).status).toBe(404);
 	});
 });

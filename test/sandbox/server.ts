@@ -27,7 +27,14 @@ import { messageResponse, validateMessage } from './messages';
 import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
 import { CsvRecordScanner, JsonRecordScanner, type RecordScanner } from './person-files';
 import { matchRoute, type Route, type RouteName } from './routes';
-import { checkEditAllowed, newTemplateId, templateView, validateTemplateContent, type SandboxTemplate } from './templates';
+import {
+	checkEditAllowed,
+	checkTemplateOfMessage,
+	newTemplateId,
+	templateView,
+	validateTemplateContent,
+	type SandboxTemplate,
+} from './templates';
 import {
 	createdWebhookView,
 	isoWithOffset,
@@ -513,6 +520,7 @@ export class SandboxGateway implements Sandbox {
 				const message = jsonBody(body, req);
 				const request = validateMessage(message);
 				checkMediaOfMessage(message, this.state.media, apiKey);
+				checkTemplateOfMessage(message, this.state.templates, apiKey);
 				return [200, messageResponse(request)];
 			}
 			case 'webhooks.create':

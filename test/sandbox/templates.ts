@@ -167,3 +167,38 @@ export function templateView(template: SandboxTemplate): unknown {
 	const { name, components, language, status, category, id } = template;
 	return { name, components, language, status, category, id };
 }
+
+/**
+ * Templates every sandbox account has approved on the network from the start, as a real account has templates made
+ * before the node was used (Meta's `hello_world` among them): sends of these work without creating them first.
+ */
+export const PRESET_TEMPLATES: ReadonlyArray<{ name: string; language: string }> = [
+	{ name: 'hello_world', language: 'en_US' },
+	{ name: 'order_update', language: 'pt_BR' },
+	{ name: 'order_shipped', language: 'pt_BR' },
+	{ name: 'pedido_enviado', language: 'pt_BR' },
+];
+
+/**
+ * A template message must name a template of the caller in that language: a preset one or one it created. Otherwise
+ * the network's refusal: HTTP 404, code 132001 "Template name does not exist in the translation".
+ */
+export function checkTemplateOfMessage(
+	body: unknown,
+	templates: ReadonlyMap<string, SandboxTemplate & { apiKey: string }>,
+	apiKey: string,
+): void {
+	const message = body as { type?: unknown; template?: { name?: unknown; language?: { code?: unknown } } };
+	if (message.type !== 'template') return;
+	const name = String(message.template?.name);
+	const language = String(message.template?.language?.code);
+	const known =
+		PRESET_TEMPLATES.some((template) => template.name === name && template.language === language) ||
+		[...templates.values()].some((template) => template.apiKey === apiKey && template.name === name && template.language === language);
+	if (known) return;
+	throw new GatewayError(404, '(#132001) Template name does not exist in the translation', {
+		type: 'OAuthException',
+		code: 132001,
+		details: `template name (${name}) does not exist in ${language}`,
+	});
+}

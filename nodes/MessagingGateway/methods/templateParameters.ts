@@ -46,6 +46,19 @@ export async function getTemplateParameters(this: ILoadOptionsFunctions): Promis
 	}));
 }
 
+/**
+ * Longest label of a Values to Send field: a longer one (a URL example cannot wrap) widened the field past the
+ * panel's edge, with a horizontal scrollbar, even though n8n cuts the label's text short.
+ */
+const MAX_LABEL_CHARS = 32;
+
+/** `Body {{1}} (e.g. Ana)`; the placeholder alone when its example would make the label too long. */
+export function fieldLabel(parameter: TemplateParameter): string {
+	const example = parameter.example?.trim();
+	const withExample = `${parameter.displayName} (e.g. ${example})`;
+	return example && withExample.length <= MAX_LABEL_CHARS ? withExample : parameter.displayName;
+}
+
 /** resourceMapping: one required text field per parameter, keyed by parameter id (`header_1`, `body_2`, `button_0_1`). */
 export async function getTemplateParameterFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const parameters = await loadTemplateParameters.call(this);
@@ -53,7 +66,7 @@ export async function getTemplateParameterFields(this: ILoadOptionsFunctions): P
 	return {
 		fields: parameters.map((parameter) => ({
 			id: parameter.id,
-			displayName: parameter.example ? `${parameter.displayName} (e.g. ${parameter.example})` : parameter.displayName,
+			displayName: fieldLabel(parameter),
 			required: true,
 			defaultMatch: false,
 			canBeUsedToMatch: false,

@@ -171,7 +171,7 @@ export async function* scanJsonArray(input: Input): AsyncGenerator<unknown> {
 		}
 		yield* elements;
 	}
-	if (phase !== 'after') throw new PersonFileError('The JSON file ends before its closing ]');
+	if (phase !== 'after') throw new PersonFileError(phase === 'before' ? 'The JSON file is empty' : 'The JSON file ends before its closing ]');
 }
 
 function isJsonSpace(code: number): boolean {

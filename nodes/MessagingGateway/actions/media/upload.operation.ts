@@ -1,11 +1,12 @@
 /**
- * Media > Upload (`POST /api/Medias`, version 6.0): a thin UI over uploadMediaFromBinary, which checks the format and
- * size limits of spec section 8 first and streams the file from n8n's binary store.
+ * Media > Upload (`POST /api/Medias`, version 6.0): a thin UI over uploadMediaFromBinary and uploadMediaFromUrl, which
+ * check the format and size limits of spec section 8 first and stream the file from n8n's binary store or the link.
  */
 import type { IExecuteFunctions, IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { acceptedFormatsOf, isMediaKind } from '../../../gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS } from '../../../gateway/spec';
+import { uploadMediaFromUrl } from './mediaFromUrl';
 import { uploadMediaFromBinary } from './uploadMedia';
 import { readTextParameter } from '../parameters';
 
@@ -15,13 +16,35 @@ const AUTO = 'auto';
 
 export const description: INodeProperties[] = [
 	{
+		displayName: 'Media Source',
+		name: 'mediaSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Binary File', value: 'binary', description: 'A file of the input item' },
+			{ name: 'URL', value: 'url', description: 'A file downloaded from a link, then checked and uploaded' },
+		],
+		default: 'binary',
+		displayOptions: { show },
+	},
+	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',
 		required: true,
 		hint: 'The name of the input binary field containing the file to upload',
-		displayOptions: { show },
+		displayOptions: { show: { ...show, mediaSource: ['binary'] } },
+	},
+	{
+		displayName: 'Media URL',
+		name: 'mediaUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/brochure.pdf',
+		description: 'An http(s) link to the file; it is downloaded and checked like a binary file before the upload',
+		displayOptions: { show: { ...show, mediaSource: ['url'] } },
 	},
 	{
 		displayName: 'Media Kind',
@@ -47,13 +70,12 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const binaryPropertyName = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
 	const kind = readTextParameter.call(this, 'mediaKind', itemIndex, 'Media Kind') || AUTO;
-	const uploaded = await uploadMediaFromBinary.call(
-		this,
-		itemIndex,
-		binaryPropertyName,
-		isMediaKind(kind) ? kind : undefined,
-	);
-	return { ...uploaded };
+	const requestedKind = isMediaKind(kind) ? kind : undefined;
+	if (this.getNodeParameter('mediaSource', itemIndex, 'binary') === 'url') {
+		const url = this.getNodeParameter('mediaUrl', itemIndex, '');
+		return { ...(await uploadMediaFromUrl.call(this, itemIndex, url, requestedKind)) };
+	}
+	const binaryPropertyName = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
+	return { ...(await uploadMediaFromBinary.call(this, itemIndex, binaryPropertyName, requestedKind)) };
 }

@@ -54,6 +54,17 @@ export async function uploadMediaFromBinary(
 		? await this.helpers.getBinaryStream(binary.id)
 		: Buffer.from(binary.data, 'base64');
 
+	return await uploadCheckedMedia.call(this, itemIndex, { data, fileName, mimeType, fileSize, kind: mediaKind }, run);
+}
+
+/** The one upload request (`POST /api/Medias`) of a file whose format and size were already checked for its kind. */
+export async function uploadCheckedMedia(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	file: Omit<UploadedMedia, 'id'> & { data: FileBytes },
+	run?: Pick<GatewayRequest, 'connection' | 'timeoutMs'>,
+): Promise<UploadedMedia> {
+	const { data, fileName, mimeType, fileSize, kind } = file;
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'medias',
 		method: 'POST',
@@ -68,7 +79,7 @@ export async function uploadMediaFromBinary(
 			itemIndex,
 		});
 	}
-	return { id: String(id), fileName, mimeType, fileSize, kind: mediaKind };
+	return { id: String(id), fileName, mimeType, fileSize, kind };
 }
 
 /** The first `bytes` bytes of a stream; leaving the loop early closes the stream. */

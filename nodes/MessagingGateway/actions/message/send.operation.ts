@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { uploadMediaFromUrl } from '../media/mediaFromUrl';
 import { uploadMediaFromBinary } from '../media/uploadMedia';
 import { nodeOf, readParameter } from '../parameters';
 import type { SendRun } from '../run';
@@ -61,12 +62,13 @@ async function payloadOf(
 	const node = nodeOf.call(this);
 	if (isMediaKind(choice)) {
 		const input = checkInput(node, itemIndex, () => readMediaInput(choice, params));
-		if (input.from.source !== 'binary') return buildMediaPayload(input, input.from.mediaId);
-		// The helper checks size and format for the kind before uploading (spec 8).
-		const uploaded = await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice, {
-			connection: run.connection,
-			timeoutMs: run.timeoutMs,
-		});
+		if (input.from.source === 'id') return buildMediaPayload(input, input.from.mediaId);
+		// The helpers check size and format for the kind before uploading (spec 8).
+		const runOptions = { connection: run.connection, timeoutMs: run.timeoutMs };
+		const uploaded =
+			input.from.source === 'url'
+				? await uploadMediaFromUrl.call(this, itemIndex, input.from.url, choice, runOptions)
+				: await uploadMediaFromBinary.call(this, itemIndex, input.from.binaryPropertyName, choice, runOptions);
 		return buildMediaPayload(input, uploaded.id, uploaded.fileName);
 	}
 	const build = payloadBuilders[choice];

@@ -14,6 +14,14 @@ const typeOptions = ATTRIBUTE_TYPES.map((type) => ({ name: type, value: type }))
 
 export const description: INodeProperties[] = [
 	{
+		displayName:
+			'All input items become one person file, one record per item (records that break the gateway’s rules fail or are skipped, as On Invalid Records says), uploaded once: the output is one item with its file ID.',
+		name: 'itemsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: showItems },
+	},
+	{
 		displayName: 'Source',
 		name: 'source',
 		type: 'options',
@@ -66,7 +74,7 @@ export const description: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'auto',
 				description:
-					'Keys named like a person field (email, first_name, E-mail, WhatsApp, ...) fill it; Name, Full Name or Nome is split into first and last name; all other keys become custom attributes',
+					'Keys named like a person field (Email, E-mail, WhatsApp...) fill it, Name is split in two, other keys become attributes',
 			},
 			{ name: 'Define Below', value: 'define', description: 'Set each field and custom attribute explicitly' },
 		],

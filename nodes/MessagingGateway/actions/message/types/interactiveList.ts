@@ -44,6 +44,7 @@ export const fields: INodeProperties[] = [
 		name: 'listFooter',
 		type: 'string',
 		default: '',
+		placeholder: 'e.g. Slots are held for 10 minutes',
 		description: 'Optional small text below the body; leave empty for none',
 		displayOptions: show,
 	},

@@ -1,12 +1,14 @@
 /**
  * Media messages (spec 2.2, types `image`, `audio`, `video`, `document`, `sticker`): `{ <kind>: { id } }`, with a
- * `caption` for image, video and document (CAPTIONED_MEDIA_KINDS) and a `filename` for a document. The media is an existing media id, or a file in a binary property of the
- * input item that the send operation uploads first (POST /api/Medias) to get the id; the upload helper checks the
- * size limit and the format of the kind (spec 8) before anything is sent.
+ * `caption` for image, video and document (CAPTIONED_MEDIA_KINDS) and a `filename` for a document.
+ * The media is an existing media id, a file in a binary property of the input item, or a URL that the send operation
+ * downloads (actions/media/mediaFromUrl.ts); a file is uploaded first (POST /api/Medias) to get the id, after the
+ * size limit and the format of the kind (spec 8) are checked.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { acceptedFormatsOf } from '../../../../gateway/media';
+import { readMediaUrl } from '../../../../gateway/mediaUrl';
 import { CAPTIONED_MEDIA_KINDS, MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../../gateway/spec';
 import {
 	MessageInputError,
@@ -39,6 +41,11 @@ export const fields: INodeProperties[] = [
 				value: 'id',
 				description: 'Send media uploaded earlier, by the ID the upload returned',
 			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'Download the file from a link, check it as a binary file, upload it, then send it',
+			},
 		],
 		default: 'binary',
 		displayOptions: showForMessageTypes(allKinds),
@@ -64,6 +71,16 @@ export const fields: INodeProperties[] = [
 		displayOptions: showForMessageTypes(allKinds, { mediaSource: ['id'] }),
 	},
 	{
+		displayName: 'Media URL',
+		name: 'mediaUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/photo.jpg',
+		description: 'An http(s) link to the file. It is downloaded, checked for the formats and size of its kind, and uploaded before the message is sent.',
+		displayOptions: showForMessageTypes(allKinds, { mediaSource: ['url'] }),
+	},
+	{
 		displayName: 'Caption',
 		name: 'mediaCaption',
 		type: 'string',
@@ -86,12 +103,16 @@ export const fields: INodeProperties[] = [
 export interface MediaParams {
 	mediaSource?: unknown;
 	mediaId?: unknown;
+	mediaUrl?: unknown;
 	binaryPropertyName?: unknown;
 	mediaCaption?: unknown;
 	documentFilename?: unknown;
 }
 
-export type MediaSource = { source: 'id'; mediaId: string } | { source: 'binary'; binaryPropertyName: string };
+export type MediaSource =
+	| { source: 'id'; mediaId: string }
+	| { source: 'url'; url: string }
+	| { source: 'binary'; binaryPropertyName: string };
 
 /** Everything of a media message but the uploaded id: read and checked before any upload or send. */
 export interface MediaInput {
@@ -123,6 +144,11 @@ function readMediaSource(params: MediaParams): MediaSource {
 		const mediaId = requiredText(params.mediaId, 'Media ID', 'enter the ID returned by a media upload');
 		if (/\s/.test(mediaId)) throw new MessageInputError('Media ID', `"${mediaId}" contains spaces; a media ID never does`);
 		return { source: 'id', mediaId };
+	}
+	if (params.mediaSource === 'url') {
+		const read = readMediaUrl(params.mediaUrl);
+		if ('problem' in read) throw new MessageInputError('Media URL', read.problem);
+		return { source: 'url', url: read.url };
 	}
 	const binaryPropertyName = requiredText(
 		params.binaryPropertyName,

@@ -25,7 +25,7 @@ export const fields: INodeProperties[] = [
 		name: 'reactionEmoji',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. 👍 or \\uD83D\\uDC4D',
+		placeholder: 'e.g. 👍',
 		description:
 			'One emoji, typed as the character or as escaped UTF-16 such as \\uD83D\\uDC4D. Leave empty to remove your reaction.',
 		displayOptions: show,
