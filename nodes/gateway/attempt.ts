@@ -13,6 +13,7 @@ import {
 	describeTimeout,
 	markUnknownOutcome,
 } from './errors';
+import { RequestDeadline } from './deadline';
 import { isMultipartBody } from './multipart';
 import type { NodeStream } from './nodeStream';
 import type { GatewayRequest } from './transport';
@@ -53,10 +54,10 @@ export async function send(
 	});
 	const timer =
 		deadline.ms > 0
-			? setTimeout(() => {
+			? new RequestDeadline(deadline.ms, () => {
 					ended ??= 'timeout';
 					controller.abort();
-				}, deadline.ms)
+				})
 			: undefined;
 	const stopWatching = timer && deadline.idle ? restartOnEachChunk(options.body, timer) : undefined;
 	try {
@@ -64,7 +65,7 @@ export async function send(
 	} catch (error) {
 		throw failureOf(context, error, ended, connection, request, deadline);
 	} finally {
-		clearTimeout(timer);
+		timer?.stop();
 		stopWatching?.();
 		unsubscribe();
 	}
@@ -76,8 +77,8 @@ export async function send(
  * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
  * explicitly stays paused when a listener is added, and piping it resumes it.
  */
-function restartOnEachChunk(body: unknown, timer: NodeJS.Timeout): () => void {
-	const restart = () => timer.refresh();
+function restartOnEachChunk(body: unknown, timer: RequestDeadline): () => void {
+	const restart = () => timer.moved();
 	if (isMultipartBody(body)) {
 		body.onChunk = restart;
 		return () => (body.onChunk = undefined);

@@ -18,6 +18,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readDefaultCountry } from '../../gateway/phone';
 import type { Cancellation } from '../../gateway/connection';
+import { cancellableWait } from '../../gateway/deadline';
 import { openConnection, type GatewayConnection, type RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
 import { RecipientTurns } from './recipientTurns';
@@ -102,17 +103,8 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 	};
 }
 
-/** A sleep that ends early when the execution is cancelled; its timer and subscription go when it ends. */
+/** A sleep that ends early when the execution is cancelled; its timeout and subscription go when it ends. */
 export async function cancellableSleep(ms: number, cancel: Cancellation): Promise<void> {
 	if (cancel.aborted) return;
-	await new Promise<void>((resolve) => {
-		const timer = setTimeout(() => {
-			unsubscribe();
-			resolve();
-		}, ms);
-		const unsubscribe = cancel.subscribe(() => {
-			clearTimeout(timer);
-			resolve();
-		});
-	});
+	await cancellableWait(ms, (handler) => cancel.subscribe(handler));
 }
