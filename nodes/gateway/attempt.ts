@@ -13,7 +13,6 @@ import {
 	describeTimeout,
 	markUnknownOutcome,
 } from './errors';
-import { RequestDeadline } from './deadline';
 import { isMultipartBody } from './multipart';
 import type { NodeStream } from './nodeStream';
 import type { GatewayRequest } from './transport';
@@ -33,9 +32,12 @@ export interface Deadline {
 
 /**
  * One attempt. Its controller is aborted by the deadline's timer or by the execution's cancellation; both are undone
- * when the attempt ends, so nothing of the attempt stays reachable from the execution's signal. For a streamed body
- * the timer is an idle one: every chunk the request takes from the body restarts it (the body stops giving chunks
- * when the gateway stops reading), and after the last chunk the answer has the same time to come.
+ * when the attempt ends, so nothing of the attempt stays reachable from the execution's signal. The timer is Node's
+ * setTimeout, which n8n's Cloud rules refuse in a node: n8n-workflow 2.41 has no cancellable sleep, and
+ * AbortSignal.timeout cannot be cleared, so each request that ended early would hold its timeout until it passed
+ * (33 MB after 100,000 quick requests in test/unit/cancelSignal.test.ts, against under 1 MB with clearTimeout).
+ * For a streamed body the timer is an idle one: every chunk the request takes from the body restarts it (the body
+ * stops giving chunks when the gateway stops reading), and after the last chunk the answer has the same time to come.
  */
 export async function send(
 	context: GatewayContext,
@@ -54,10 +56,10 @@ export async function send(
 	});
 	const timer =
 		deadline.ms > 0
-			? new RequestDeadline(deadline.ms, () => {
+			? setTimeout(() => {
 					ended ??= 'timeout';
 					controller.abort();
-				})
+				}, deadline.ms)
 			: undefined;
 	const stopWatching = timer && deadline.idle ? restartOnEachChunk(options.body, timer) : undefined;
 	try {
@@ -65,7 +67,7 @@ export async function send(
 	} catch (error) {
 		throw failureOf(context, error, ended, connection, request, deadline);
 	} finally {
-		timer?.stop();
+		clearTimeout(timer);
 		stopWatching?.();
 		unsubscribe();
 	}
@@ -77,8 +79,8 @@ export async function send(
  * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
  * explicitly stays paused when a listener is added, and piping it resumes it.
  */
-function restartOnEachChunk(body: unknown, timer: RequestDeadline): () => void {
-	const restart = () => timer.moved();
+function restartOnEachChunk(body: unknown, timer: NodeJS.Timeout): () => void {
+	const restart = () => timer.refresh();
 	if (isMultipartBody(body)) {
 		body.onChunk = restart;
 		return () => (body.onChunk = undefined);

@@ -18,7 +18,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readDefaultCountry } from '../../gateway/phone';
 import type { Cancellation } from '../../gateway/connection';
-import { cancellableWait } from '../../gateway/deadline';
+import { cancellableWait } from '../../gateway/wait';
 import { openConnection, type GatewayConnection, type RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
 import { RecipientTurns } from './recipientTurns';

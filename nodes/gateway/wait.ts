@@ -1,0 +1,23 @@
+/**
+ * A wait that the execution's cancellation ends at once, on the platform's AbortSignal.timeout: n8n Cloud allows no
+ * setTimeout in a node, and n8n-workflow's `sleep` cannot be cancelled. While it waits, Node keeps the timeout signal
+ * alive (it has an abort listener); the listener goes when the wait ends. Used for the run's waits (pacing, a 429
+ * pause, the pause between batches), which end by themselves or by a cancel; a request's deadline, which nearly
+ * always ends early, keeps a timer it can clear (gateway/attempt.ts says why).
+ */
+/** Waits `ms`; a cancel (`subscribeCancel` registers a handler and returns its unsubscribe) ends the wait at once. */
+export async function cancellableWait(
+	ms: number,
+	subscribeCancel: (handler: () => void) => () => void,
+): Promise<void> {
+	await new Promise<void>((resolve) => {
+		const elapsed = AbortSignal.timeout(ms);
+		const done = () => {
+			elapsed.removeEventListener('abort', done);
+			unsubscribe();
+			resolve();
+		};
+		elapsed.addEventListener('abort', done, { once: true });
+		const unsubscribe = subscribeCancel(done);
+	});
+}
