@@ -318,6 +318,16 @@ describeBrowser('editor', () => {
 		await shot('template-from-template');
 	});
 
+	test('one options group for the pace of a run: Sending (with the batch options), no Batching group', async () => {
+		if (!ndvOpen) throw new Error('The node was not added; see the test before');
+		await page.getByText('Add Sending Option', { exact: true }).first().waitFor({ state: 'visible', timeout: 10000 });
+		expect(await page.getByText('Add Batching Option', { exact: true }).count()).toBe(0);
+		await page.getByText('Add Sending Option', { exact: true }).first().click();
+		await page.getByText('Items per Batch', { exact: true }).first().waitFor({ state: 'visible', timeout: 10000 });
+		await shot('sending-options');
+		await page.keyboard.press('Escape');
+	});
+
 	test('Values to Send stays inside the panel when a placeholder\'s example is a long URL', async () => {
 		const { context: mapperContext, page: editor } = await signedInPage();
 		const editorShot = shotOf(editor);

@@ -97,7 +97,7 @@ describe('a cancelled execution', () => {
 	});
 
 	it('ends the pause between batches at once', async () => {
-		const parameters = sendText({ batching: { batchSize: 5, batchInterval: 30_000 } });
+		const parameters = sendText({ sending: { batchSize: 5, batchInterval: 30_000 } });
 		// The first batch (5 in parallel) is answered after one latency; the cancel comes in the 30 s pause after it.
 		const { cancelledAt, endedAt, error } = await cancelAfter({ ms: 2.5 * LATENCY_MS }, parameters, { items: phones(20) });
 		expect(error.message).toMatch(/5 of 20 items were sent/);

@@ -77,7 +77,7 @@ describe('paired items and Continue On Fail', () => {
 
 describe('batching', () => {
 	it('pauses between batches of the chosen size', async () => {
-		await run(sendText({ batching: { batchSize: 2, batchInterval: 400 } }), phones(5));
+		await run(sendText({ sending: { batchSize: 2, batchInterval: 400 } }), phones(5));
 		const pauses = gaps();
 		expect(pauses).toHaveLength(4);
 		// Requests 2 and 4 start a new batch: they wait; the others follow at once.
@@ -88,14 +88,15 @@ describe('batching', () => {
 	});
 
 	it('an option left out takes its default: a batch size alone pauses the default interval', async () => {
-		await run(sendText({ batching: { batchSize: 1 } }), phones(2));
+		await run(sendText({ sending: { batchSize: 1 } }), phones(2));
 		expect(gaps()[0]).toBeGreaterThanOrEqual(BATCHING_DEFAULTS.intervalMs - 50);
 	});
 
 	it('the editor defaults are the router defaults', () => {
-		const batching = messageResource.description.find((field) => field.name === 'batching');
-		const defaults = Object.fromEntries((batching?.options ?? []).map((option) => [option.name, 'default' in option ? option.default : undefined]));
-		expect(defaults).toEqual({ batchSize: BATCHING_DEFAULTS.size, batchInterval: BATCHING_DEFAULTS.intervalMs });
+		const sending = messageResource.description.find((field) => field.name === 'sending');
+		const defaults = Object.fromEntries((sending?.options ?? []).map((option) => [option.name, 'default' in option ? option.default : undefined]));
+		expect(defaults).toMatchObject({ batchSize: BATCHING_DEFAULTS.size, batchInterval: BATCHING_DEFAULTS.intervalMs });
+		expect(messageResource.description.find((field) => field.name === 'batching')).toBeUndefined();
 	});
 });
 
@@ -242,6 +243,8 @@ describe('parallel sending (dispatcher)', () => {
 		const sending = messageResource.description.find((field) => field.name === 'sending');
 		const defaults = Object.fromEntries((sending?.options ?? []).map((option) => [option.name, 'default' in option ? option.default : undefined]));
 		expect(defaults).toEqual({
+			batchSize: BATCHING_DEFAULTS.size,
+			batchInterval: BATCHING_DEFAULTS.intervalMs,
 			parallelRequests: SENDING_DEFAULTS.parallel,
 			messagesPerSecond: SENDING_DEFAULTS.perSecond,
 			recipientIntervalMs: SENDING_DEFAULTS.perRecipientMs,

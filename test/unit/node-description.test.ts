@@ -80,11 +80,11 @@ describe('the action node in the editor', () => {
 		expect(freeText.options).not.toContain('confirmationPage');
 	});
 
-	it('offers Batching on the node but not in its AI-tool variant', () => {
+	it('has one options group for the pace of a run (Sending), none for batches of its own', () => {
 		const send = { resource: 'message', operation: 'send' };
-		expect(shown(send).map((field) => field.name)).toContain('batching');
+		const names = shown(send).map((field) => field.name);
+		expect(names.filter((name) => ['sending', 'batching'].includes(name))).toEqual(['sending']);
 		const tool = { ...description, name: `${description.name}Tool` };
-		expect(shown(send, tool).map((field) => field.name)).not.toContain('batching');
 		expect(shown(send, tool).map((field) => field.name)).toContain('recipientPhoneNumber');
 	});
 
@@ -97,7 +97,7 @@ describe('the action node in the editor', () => {
 			const values = NodeHelpers.getNodeParameters(variant.properties, send, true, false, node, variant)!;
 			return (sending?.options as INodeProperties[]).filter((option) => NodeHelpers.displayParameter(values, option, node, variant)).map((option) => option.name);
 		};
-		expect(sendingOptions(description).sort()).toEqual(['messagesPerSecond', 'parallelRequests', 'recipientIntervalMs', 'timeout']);
+		expect(sendingOptions(description).sort()).toEqual(['batchInterval', 'batchSize', 'messagesPerSecond', 'parallelRequests', 'recipientIntervalMs', 'timeout']);
 		expect(sendingOptions(tool)).toEqual(['timeout']);
 	});
 });

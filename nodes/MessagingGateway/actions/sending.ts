@@ -1,6 +1,7 @@
 /**
- * The Sending options of the message operations (parallel requests, messages per second, a minimum interval per
- * recipient, the timeout of each request). The run they set up is run.ts.
+ * The Sending options of the message operations, one group for the pace of a run: parallel requests, messages per
+ * second, a minimum interval per recipient, batches with a pause between them (read by batching.ts), and the timeout
+ * of each request. The run they set up is run.ts.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -29,9 +30,27 @@ export const sendingField: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Sending Option',
 	default: {},
-	description: 'How fast items are sent: requests in parallel, a rate cap, and a deadline per request',
+	description: 'How fast items are sent: requests in parallel, a rate cap, batches with pauses, and a deadline per request',
 	displayOptions: { show: { resource: ['message'], operation: ['send', 'markAsRead'] } },
 	options: [
+		{
+			displayName: 'Batch Interval (Ms)',
+			name: 'batchInterval',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 1000, // BATCHING_DEFAULTS.intervalMs (the lint rule wants a literal; a test keeps them equal)
+			description: 'Pause after each batch of Items per Batch items, in milliseconds',
+			displayOptions: NOT_IN_TOOL,
+		},
+		{
+			displayName: 'Items per Batch',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50, // BATCHING_DEFAULTS.size
+			description: 'Items sent before each pause of Batch Interval; set either one to send in batches',
+			displayOptions: NOT_IN_TOOL,
+		},
 		{
 			displayName: 'Messages per Second',
 			name: 'messagesPerSecond',

@@ -37,36 +37,6 @@ export const operationField: INodeProperties = {
 	default: 'send',
 };
 
-/** Read by the router: items per batch and the pause between batches, for large runs under rate limits. */
-const batchingField: INodeProperties = {
-	displayName: 'Batching',
-	name: 'batching',
-	type: 'collection',
-	placeholder: 'Add Batching Option',
-	default: {},
-	description: 'Send in batches with a pause between them, to stay under the rate limits of the network',
-	// Not in the AI-tool variant of the node (`@tool`), where one call sends one message.
-	displayOptions: { show: { resource: ['message'], operation: ['send', 'markAsRead'], '@tool': [false] } },
-	options: [
-		{
-			displayName: 'Batch Interval (Ms)',
-			name: 'batchInterval',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 1000, // BATCHING_DEFAULTS.intervalMs (the lint rule wants a literal; a test keeps them equal)
-			description: 'Pause between batches in milliseconds',
-		},
-		{
-			displayName: 'Items per Batch',
-			name: 'batchSize',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50, // BATCHING_DEFAULTS.size
-			description: 'Number of items sent before each pause',
-		},
-	],
-};
-
 export const description: INodeProperties[] = [
 	operationField,
 	recipientField,
@@ -74,6 +44,5 @@ export const description: INodeProperties[] = [
 	...send.description,
 	...markAsRead.description,
 	...sendAndWait.description,
-	batchingField,
 	sendingField,
 ];
