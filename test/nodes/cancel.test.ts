@@ -6,22 +6,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { rejectionOf, runGateway, useSandbox, type GatewayRunOptions } from './support';
+import { rejectionOf, runGateway, sendText, useSandbox, type GatewayRunOptions } from './support';
 
 const gateway = useSandbox();
 /** A gateway across the internet; the run must end within one such latency of the cancel. */
 const LATENCY_MS = 1000;
 /** Requests in progress at once (the default Parallel Requests): at most these were on their way at the cancel. */
 const PARALLEL = 20;
-
-const sendText = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'message',
-	operation: 'send',
-	messageType: 'text',
-	recipientPhoneNumber: '={{ $json.phone }}',
-	textBody: 'Seu pedido saiu para entrega',
-	...extra,
-});
 
 const phones = (count: number) =>
 	Array.from({ length: count }, (_, i) => ({ json: { phone: `551198${String(8_000_000 + i).padStart(7, '0')}` } }));

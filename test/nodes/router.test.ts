@@ -9,18 +9,9 @@ import { BATCHING_DEFAULTS } from '../../nodes/MessagingGateway/actions/batching
 import * as messageResource from '../../nodes/MessagingGateway/actions/message';
 import { SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/sending';
 import type { RecordedRequest } from '../sandbox';
-import { rejectionOf, runGateway, useSandbox } from './support';
+import { rejectionOf, runGateway, sendText, useSandbox } from './support';
 
 const gateway = useSandbox();
-
-const sendText = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'message',
-	operation: 'send',
-	messageType: 'text',
-	recipientPhoneNumber: '={{ $json.phone }}',
-	textBody: 'Seu pedido saiu para entrega',
-	...extra,
-});
 
 const phones = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { phone: `55119888800${10 + i}` } }));
 

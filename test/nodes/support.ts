@@ -52,6 +52,16 @@ export function runGateway(sandbox: Sandbox, parameters: INodeParameters, option
 }
 
 /** Input items that hold only JSON. */
+/** Message > Send of a text to each item's `phone`, plus `extra` parameters. */
+export const sendText = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'message',
+	operation: 'send',
+	messageType: 'text',
+	recipientPhoneNumber: '={{ $json.phone }}',
+	textBody: 'Seu pedido saiu para entrega',
+	...extra,
+});
+
 export const jsonItems = (items: IDataObject[]): InputItem[] => items.map((json) => ({ json }));
 
 /** The JSON of the first output's items. */
