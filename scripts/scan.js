@@ -24,10 +24,6 @@ const ACCEPTED = [
 	// up front, other bodies are held in memory. Streaming a 1 GB file with flat memory keeps Node's stream module.
 	{ rule: 'no-restricted-imports', file: 'nodes/MessagingGateway/persons/parts', reason: 'streamed parts of unknown length' },
 	{ rule: 'no-restricted-imports', file: 'nodes/MessagingGateway/actions/personData/upload.binary', reason: 'an in-memory file sent as a stream, as the send path takes it' },
-	// A request's deadline must be cleared when the request ends (nearly always early): n8n-workflow 2.41 has no
-	// cancellable sleep, and AbortSignal.timeout cannot be cleared (33 MB held after 100,000 quick requests, measured by
-	// test/unit/cancelSignal.test.ts, against under 1 MB with clearTimeout). The run's waits use AbortSignal.timeout.
-	{ rule: 'no-restricted-globals', file: 'nodes/gateway/attempt', reason: 'a request deadline that is cleared when the request ends' },
 ];
 
 const ruleName = (ruleId) => (ruleId ?? '').replace(/^@n8n\/community-nodes\//, '');

@@ -31,12 +31,9 @@ export interface Deadline {
 }
 
 /**
- * One attempt. Its controller is aborted by the deadline's timer or by the execution's cancellation; both are undone
- * when the attempt ends, so nothing of the attempt stays reachable from the execution's signal. The timer is Node's
- * setTimeout, which n8n's Cloud rules refuse in a node: n8n-workflow 2.41 has no cancellable sleep, and
- * AbortSignal.timeout cannot be cleared, so each request that ended early would hold its timeout until it passed
- * (33 MB after 100,000 quick requests in test/unit/cancelSignal.test.ts, against under 1 MB with clearTimeout).
- * For a streamed body the timer is an idle one: every chunk the request takes from the body restarts it (the body
+ * One attempt. Its controller is aborted by its deadline (watched by the run's DeadlineWatch) or by the execution's
+ * cancellation; both are undone when the attempt ends, so nothing of the attempt stays reachable from the run.
+ * For a streamed body the deadline is an idle one: every chunk the request takes from the body restarts it (the body
  * stops giving chunks when the gateway stops reading), and after the last chunk the answer has the same time to come.
  */
 export async function send(
@@ -54,33 +51,32 @@ export async function send(
 		ended ??= 'cancel';
 		controller.abort();
 	});
-	const timer =
+	const watched =
 		deadline.ms > 0
-			? setTimeout(() => {
+			? connection.deadlines.watch(deadline.ms, () => {
 					ended ??= 'timeout';
 					controller.abort();
-				}, deadline.ms)
+				})
 			: undefined;
-	const stopWatching = timer && deadline.idle ? restartOnEachChunk(options.body, timer) : undefined;
+	const stopWatchingChunks = watched && deadline.idle ? restartOnEachChunk(options.body, watched.restart) : undefined;
 	try {
 		return (await context.helpers.httpRequest({ ...options, abortSignal: controller.signal })) as RawResponse;
 	} catch (error) {
 		throw failureOf(context, error, ended, connection, request, deadline);
 	} finally {
-		clearTimeout(timer);
-		stopWatching?.();
+		watched?.stop();
+		stopWatchingChunks?.();
 		unsubscribe();
 	}
 }
 
 /**
- * Restarts `timer` whenever the body gives a chunk. Our multipart body calls back as the request reads it. A Node
+ * Calls `restart` whenever the body gives a chunk. Our multipart body calls back as the request reads it. A Node
  * stream (a person file part) is watched with a 'data' listener; that would start the flow at once, before the
  * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
  * explicitly stays paused when a listener is added, and piping it resumes it.
  */
-function restartOnEachChunk(body: unknown, timer: NodeJS.Timeout): () => void {
-	const restart = () => timer.refresh();
+function restartOnEachChunk(body: unknown, restart: () => void): () => void {
 	if (isMultipartBody(body)) {
 		body.onChunk = restart;
 		return () => (body.onChunk = undefined);

@@ -5,6 +5,7 @@
 import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { DeadlineWatch } from './deadlines';
 import { normaliseBaseUrl } from './urls';
 
 /** The credential type every node of the package uses. */
@@ -19,13 +20,17 @@ export interface GatewaySettings {
 	defaultCountry: string;
 }
 
-/** A run's connection to the gateway: the credential read once, and n8n's cancel signal of the execution. */
+/**
+ * A run's connection to the gateway: the credential read once, n8n's cancel signal of the execution, and the
+ * deadlines of the run's requests in flight.
+ */
 export interface GatewayConnection {
 	settings: GatewaySettings;
 	/** Given to the `apikey` header and kept out of every error text. */
 	apiKey: string;
 	/** n8n's cancellation of the execution (stop, workflow timeout). */
 	cancel: Cancellation;
+	deadlines: DeadlineWatch;
 }
 
 /**
@@ -90,6 +95,7 @@ export async function openConnection(this: GatewayContext): Promise<GatewayConne
 		},
 		apiKey: typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
 		cancel,
+		deadlines: new DeadlineWatch(),
 	};
 }
 

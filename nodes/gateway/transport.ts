@@ -9,10 +9,10 @@
  * be sent again (not a stream). Unknown outcomes (5xx, a lost connection, a timeout, an unreadable 2xx, a request
  * aborted by the execution's cancellation) are errors marked so that nothing repeats them.
  *
- * Deadlines: one AbortController per attempt, aborted by its timer or by the execution's cancel signal, whose
- * listener is removed when the attempt ends (nothing per request stays reachable from the execution). A JSON request
- * has a deadline on the whole answer; a streamed upload (its time depends on its size) an idle deadline: n8n's
- * `timeout` request option, a socket timeout that any byte written or read restarts.
+ * Deadlines: one AbortController per attempt, aborted by its deadline (the run's DeadlineWatch, deadlines.ts) or by the
+ * execution's cancel signal; both let go of the attempt when it ends (nothing per request stays reachable from the
+ * run). A JSON request has a deadline on the whole answer; a streamed upload (its time depends on its size) an idle
+ * deadline, restarted by every chunk the request takes from the body.
  */
 import type {
 	IDataObject,

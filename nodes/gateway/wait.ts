@@ -3,7 +3,7 @@
  * setTimeout in a node, and n8n-workflow's `sleep` cannot be cancelled. While it waits, Node keeps the timeout signal
  * alive (it has an abort listener); the listener goes when the wait ends. Used for the run's waits (pacing, a 429
  * pause, the pause between batches), which end by themselves or by a cancel; a request's deadline, which nearly
- * always ends early, keeps a timer it can clear (gateway/attempt.ts says why).
+ * always ends early, is watched by the run's DeadlineWatch instead (deadlines.ts says why).
  */
 /** Waits `ms`; a cancel (`subscribeCancel` registers a handler and returns its unsubscribe) ends the wait at once. */
 export async function cancellableWait(

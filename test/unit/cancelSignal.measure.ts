@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { Cancellation, type GatewayConnection } from '../../nodes/gateway/connection';
+import { DeadlineWatch } from '../../nodes/gateway/deadlines';
 import { gatewayRequest } from '../../nodes/gateway/transport';
 
 const REQUESTS = Number(process.argv[2] ?? 100_000);
@@ -35,6 +36,7 @@ async function main() {
 		settings: { baseUrl: 'http://gateway.test', phoneId: '', defaultCountry: '' },
 		apiKey: 'key-0123456789',
 		cancel,
+		deadlines: new DeadlineWatch(),
 	};
 	const body = { messaging_product: 'whatsapp', to: '5511988887777', type: 'text', text: { body: 'oi' } };
 	const sendAll = async (count: number) => {
@@ -46,7 +48,9 @@ async function main() {
 	const before = await liveBytes();
 	await sendAll(REQUESTS);
 	const growth = (await liveBytes()) - before;
-	process.stdout.write(JSON.stringify({ requests: REQUESTS, growth, subscriptions: cancel.size, aborted: execution.signal.aborted }));
+	process.stdout.write(
+		JSON.stringify({ requests: REQUESTS, growth, subscriptions: cancel.size, deadlines: connection.deadlines.size, aborted: execution.signal.aborted }),
+	);
 	cancel.close();
 }
 
