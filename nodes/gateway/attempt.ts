@@ -13,7 +13,7 @@ import {
 	describeTimeout,
 	markUnknownOutcome,
 } from './errors';
-import { isMultipartBody } from './multipart';
+import { isBlobBody } from './blobBody';
 import type { NodeStream } from './nodeStream';
 import type { GatewayRequest } from './transport';
 
@@ -74,14 +74,14 @@ export async function send(
 }
 
 /**
- * Restarts `timer` whenever the body gives a chunk. Our multipart body calls back as the request reads it. A Node
- * stream (a person file part) is watched with a 'data' listener; that would start the flow at once, before the
+ * Restarts `timer` whenever the body gives a chunk. Our Blob-like bodies (blobBody.ts) call back as the request
+ * reads them. A Node stream body is watched with a 'data' listener; that would start the flow at once, before the
  * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
  * explicitly stays paused when a listener is added, and piping it resumes it.
  */
 function restartOnEachChunk(body: unknown, timer: NodeJS.Timeout): () => void {
 	const restart = () => timer.refresh();
-	if (isMultipartBody(body)) {
+	if (isBlobBody(body)) {
 		body.onChunk = restart;
 		return () => (body.onChunk = undefined);
 	}
