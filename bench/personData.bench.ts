@@ -13,7 +13,8 @@
  * million) are not counted; what its output keeps (the pairedItem list) is shown apart from the upload's peak.
  *
  * Env: RECORDS (default 1000000; 0 skips the items), OTHERS=0 (only the bound and the node), BINARY_BYTES (default 1000000000, the spec's 1 GB; 0 skips
- * the file), BINARY_VALIDATE=1 also uploads the file with Validate File First on (reads it twice: slow).
+ * the file), BINARY_VALIDATE=1 also uploads the file with Validate File First on (reads it twice: slow),
+ * BINARY_PART_BYTES=<n> also uploads it with parts of at most n bytes (checked, planned, then rewritten into parts).
  */
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -33,6 +34,7 @@ import { type InputItem, runNode } from '../test/harness';
 const RECORDS = Number(process.env.RECORDS ?? 1_000_000);
 const BINARY_BYTES = Number(process.env.BINARY_BYTES ?? 1_000_000_000);
 const BINARY_VALIDATE = process.env.BINARY_VALIDATE === '1';
+const BINARY_PART_BYTES = Number(process.env.BINARY_PART_BYTES ?? 0);
 const MB = 1024 * 1024;
 /** A full GC costs ~0.4 s with a million items in the heap: sample every 8 MB sent then, every 64 MB for the file. */
 const SAMPLE_BYTES_ITEMS = 8 * MB;
@@ -549,6 +551,21 @@ async function benchBinary(child: ChildProcess, info: SandboxInfo): Promise<bool
 		const { files } = await ask<{ files: Array<{ records: number; bytes: number }> }>(child, 'files');
 		if (files.length !== runs || files.some((f) => f.bytes !== statSync(file).size)) {
 			throw new Error(`the gateway did not receive the file whole each time: ${JSON.stringify(files)}`);
+		}
+		if (BINARY_PART_BYTES > 0) {
+			// The rewrite path: the check reads the file and plans its parts, the upload reads it again and writes them.
+			await ask(child, 'reset');
+			const options = { options: { partSizeLimit: BINARY_PART_BYTES } };
+			const split = await runUpload(info, { source: 'binary', ...options }, items);
+			line(`node: same, parts of ${BINARY_PART_BYTES} bytes`, split.ms, 0, '   (time)');
+			const splitMemory = await runUpload(info, { source: 'binary', ...options }, items, new MemoryProbe(SAMPLE_BYTES_FILE, 250));
+			const splitMb = Math.max(splitMemory.uploadMb, splitMemory.outputMb);
+			line('node: same, parts, memory run', splitMemory.ms, splitMb, `   (growth ${verdict(splitMb < TARGET_GROWTH_MB)})`);
+			const parts = await ask<{ files: Array<{ records: number; bytes: number }> }>(child, 'files');
+			const records = parts.files.reduce((sum, f) => sum + f.records, 0);
+			console.log(`  (${parts.files.length / 2} parts a run, ${records / 2} records a run; the file has ${files[0].records})`);
+			if (records !== 2 * files[0].records) throw new Error('the parts did not hold every record of the file once');
+			ok = ok && splitMb < TARGET_GROWTH_MB;
 		}
 		console.log('');
 		console.log(`  node / curl time:        ${(run.ms / reference.ms).toFixed(2)}`);
