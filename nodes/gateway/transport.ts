@@ -63,7 +63,6 @@ export interface GatewayRequest {
 	body?: IDataObject | IDataObject[] | NodeStream | BlobBody;
 	/** Defaults to application/json for JSON bodies. */
 	contentType?: string;
-	contentLength?: number;
 	/** Retry a 429 after its Retry-After; defaults to true for JSON bodies, which can be sent again. */
 	retryOn429?: boolean;
 	/** The input item the request is for, named in errors. */
@@ -120,7 +119,6 @@ async function requestOn(this: GatewayContext, request: GatewayRequest, connecti
 	const headers: IDataObject = { [API_KEY_HEADER]: connection.apiKey };
 	if (endpoint.version !== null) headers.version = endpoint.version;
 	if (request.contentType) headers['Content-Type'] = request.contentType;
-	if (request.contentLength !== undefined) headers['Content-Length'] = String(request.contentLength);
 
 	const options: IHttpRequestOptions = {
 		method: request.method,
