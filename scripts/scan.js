@@ -19,11 +19,6 @@ const root = path.resolve(__dirname, '..');
  * longer found is reported so that it is removed here. `file` ends the path of the source file or its compiled .js.
  */
 const ACCEPTED = [
-	// A person file part is written while it is sent and its length is known only after its last record. n8n's
-	// request helper (axios) streams a body of unknown length only as a Node stream (`pipe`); a Blob needs its size
-	// up front, other bodies are held in memory. Streaming a 1 GB file with flat memory keeps Node's stream module.
-	{ rule: 'no-restricted-imports', file: 'nodes/MessagingGateway/persons/parts', reason: 'streamed parts of unknown length' },
-	{ rule: 'no-restricted-imports', file: 'nodes/MessagingGateway/actions/personData/upload.binary', reason: 'an in-memory file sent as a stream, as the send path takes it' },
 ];
 
 const ruleName = (ruleId) => (ruleId ?? '').replace(/^@n8n\/community-nodes\//, '');

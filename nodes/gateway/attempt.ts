@@ -13,8 +13,7 @@ import {
 	describeTimeout,
 	markUnknownOutcome,
 } from './errors';
-import { isMultipartBody } from './multipart';
-import type { NodeStream } from './nodeStream';
+import { isBlobBody } from './blobBody';
 import type { GatewayRequest } from './transport';
 
 export interface RawResponse {
@@ -70,21 +69,11 @@ export async function send(
 	}
 }
 
-/**
- * Calls `restart` whenever the body gives a chunk. Our multipart body calls back as the request reads it. A Node
- * stream (a person file part) is watched with a 'data' listener; that would start the flow at once, before the
- * request pipes the body (its first chunks would be lost), so the body is paused right after: a stream paused
- * explicitly stays paused when a listener is added, and piping it resumes it.
- */
+/** Calls `restart` whenever the request takes a chunk of a Blob-like body (blobBody.ts); other bodies are not watched. */
 function restartOnEachChunk(body: unknown, restart: () => void): () => void {
-	if (isMultipartBody(body)) {
-		body.onChunk = restart;
-		return () => (body.onChunk = undefined);
-	}
-	const stream = body as NodeStream;
-	stream.on('data', restart);
-	stream.pause();
-	return () => stream.off('data', restart);
+	if (!isBlobBody(body)) return () => undefined;
+	body.onChunk = restart;
+	return () => (body.onChunk = undefined);
 }
 
 /** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */

@@ -35,7 +35,7 @@ import {
 	redact,
 	redactDeep,
 } from './errors';
-import { isMultipartBody, type MultipartBody } from './multipart';
+import { type BlobBody, isBlobBody } from './blobBody';
 import type { NodeStream } from './nodeStream';
 import { ENDPOINTS, type EndpointName } from './spec';
 
@@ -59,11 +59,10 @@ export interface GatewayRequest {
 	/** Appended to the endpoint path: `/${id}`, or '/' for `POST /api/Webhooks/`. */
 	pathSuffix?: string;
 	qs?: IDataObject;
-	/** A JSON body, a stream sent as it is, or a multipart form from multipart.ts. */
-	body?: IDataObject | IDataObject[] | NodeStream | MultipartBody;
+	/** A JSON body, a stream sent as it is, or a Blob-like body of known length (blobBody.ts: a file, a form, a part). */
+	body?: IDataObject | IDataObject[] | NodeStream | BlobBody;
 	/** Defaults to application/json for JSON bodies. */
 	contentType?: string;
-	contentLength?: number;
 	/** Retry a 429 after its Retry-After; defaults to true for JSON bodies, which can be sent again. */
 	retryOn429?: boolean;
 	/** The input item the request is for, named in errors. */
@@ -101,7 +100,7 @@ export interface GatewayResponse {
 export const RATE_LIMIT_RETRY = { maxAttempts: 3, maxWaitSeconds: 60, defaultWaitSeconds: 1 } as const;
 
 const isStreamBody = (body: GatewayRequest['body']): boolean =>
-	isMultipartBody(body) || (typeof body === 'object' && body !== null && typeof (body as NodeStream).pipe === 'function');
+	isBlobBody(body) || (typeof body === 'object' && body !== null && typeof (body as NodeStream).pipe === 'function');
 
 export async function gatewayRequest(this: GatewayContext, request: GatewayRequest): Promise<GatewayResponse> {
 	if (request.connection) return await requestOn.call(this, request, request.connection);
@@ -120,7 +119,6 @@ async function requestOn(this: GatewayContext, request: GatewayRequest, connecti
 	const headers: IDataObject = { [API_KEY_HEADER]: connection.apiKey };
 	if (endpoint.version !== null) headers.version = endpoint.version;
 	if (request.contentType) headers['Content-Type'] = request.contentType;
-	if (request.contentLength !== undefined) headers['Content-Length'] = String(request.contentLength);
 
 	const options: IHttpRequestOptions = {
 		method: request.method,

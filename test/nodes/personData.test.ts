@@ -471,7 +471,7 @@ describe("Person Data > Upload: n8n's Retry On Fail uploads nothing twice", () =
 	});
 });
 
-describe('Person Data > Upload: a record that changes between the check and the upload (On Invalid = Fail)', () => {
+describe('Person Data > Upload: a record that changes between the check and the upload', () => {
 	// Defined mapping evaluates its expressions in each pass. This one counts its evaluations in the item's JSON:
 	// a whole number the first time (the check), text the second (the upload). Item 0's values are read once, when
 	// the columns are planned from it, so item 1 is the one that changes.
@@ -484,12 +484,27 @@ describe('Person Data > Upload: a record that changes between the check and the 
 	};
 	const items = () => jsonItems([{ mail: 'a@example.com' }, { mail: 'b@example.com' }]);
 
-	it('fails the upload naming the item and the field, never skips the record', async () => {
-		const error = await rejectionOf(run(parameters, items()));
+	it.each(['fail', 'skip'])('On Invalid = %s: fails the upload naming the item and the field, never skips the record', async (onInvalid) => {
+		const error = await rejectionOf(run({ ...parameters, onInvalid }, items()));
 		expect(error.message).toMatch(/^The record of item 1 changed after it was checked: visits "seven" must be a whole number/);
 		expect(error.context.itemIndex).toBe(1);
 		expect((error.context.data as IDataObject).changed).toEqual({ itemIndex: 1, field: 'visits', reason: 'must be a whole number (Integer)', value: 'seven' });
-		expect(error.description).toContain('Part 1 of the file (items 0) was not uploaded, nor the items after it.');
+		// The part was planned with both items in the check.
+		expect(error.description).toContain('Part 1 of the file (items 0-1) was not uploaded, nor the items after it.');
+		expect(gateway.sandbox.state.personFiles).toHaveLength(0);
+	});
+
+	it('a value that stays valid but gives other bytes fails the part naming the item, never another length than announced', async () => {
+		// 7 in the check, 700 in the upload: valid both times, two bytes longer.
+		const longer: INodeParameters = {
+			...parameters,
+			customAttributes: {
+				values: [{ name: 'visits', type: 'Integer', value: '={{ ($json.seen = ($json.seen ?? 0) + 1) === 1 ? 7 : 700 }}' }],
+			},
+		};
+		const error = await rejectionOf(run(longer, items()));
+		expect(error.message).toMatch(/^Part 1 changed between the check and the upload: .*item 1/);
+		expect(error.context.itemIndex).toBe(1);
 		expect(gateway.sandbox.state.personFiles).toHaveLength(0);
 	});
 });

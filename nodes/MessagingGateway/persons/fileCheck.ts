@@ -1,6 +1,7 @@
 /**
  * Checking a person file the user already has against the rules, as it streams in: its valid records in written
- * form (for rewriting it into parts) and a summary of the invalid ones. Nothing holds more than one record.
+ * form (for planning and rewriting it into parts) and a summary of the invalid ones. Nothing holds more than one
+ * record.
  */
 import { CSV_ATTRIBUTE_TYPE_SEPARATOR, type KeyConfiguration, type PersonRow, type RawPersonRow } from './fields';
 import type { SourceRecord } from './parts';
@@ -64,15 +65,18 @@ function isWrittenAsIs(raw: unknown, written: string | undefined, format: Person
 	return typeof raw === 'boolean' && String(raw) === written;
 }
 
-/** Reads a whole file and checks every record against the rules, holding nothing but the summary. */
+/**
+ * Reads a whole file and checks every record against the rules, holding nothing but the summary; each valid record
+ * is handed to `onValid` (the planning of its parts).
+ */
 export async function checkPersonFile(
 	input: Input,
 	format: PersonFileFormatName,
 	keys: KeyConfiguration,
 	maxViolations = 100,
+	onValid?: (record: SourceRecord) => void,
 ): Promise<FileCheck> {
 	const summary = new ValidationSummary(maxViolations);
-	const records = validFileRecords(input, format, keys, summary);
-	while (!(await records.next()).done);
+	for await (const record of validFileRecords(input, format, keys, summary)) onValid?.(record);
 	return { records: summary.valid + summary.invalid, summary };
 }

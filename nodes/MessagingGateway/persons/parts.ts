@@ -2,19 +2,17 @@
  * Splitting a person file into parts of at most N bytes (spec section 8: 1 GB per file, NOTES.md: cut at a record
  * boundary, CSV header repeated, each JSON part a complete array).
  *
- * `splitPersonFile` is an async generator of parts. Each part is a Readable that pulls records from the source only
- * as the consumer reads it, so a part is produced while it is sent and never held in memory; its byte length is not
- * known in advance (send it with chunked transfer). Read each part to its end (or destroy it) before asking for the
- * next one: the parts share one source, and the next part starts with the record that did not fit.
+ * Two passes over the records. The first (`PartPlanner`) measures every record and plans the parts: per part its
+ * record count, exact byte size and items, nothing per record. The second writes each part as a `PersonPartBody`, a
+ * Blob-like body of exactly the planned size (n8n's request helper streams it with that Content-Length), from the
+ * records of that pass as the request reads it. A record that gives other bytes or comes in another place than it
+ * did in the first pass fails its part (`PartChangedError`); no body ever sends another length than it announced.
+ * Pure: no n8n imports.
  */
-import { Readable } from 'node:stream';
-
+import { BlobBody } from '../../gateway/blobBody';
 import { PERSON_FILE_MAX_BYTES } from '../../gateway/spec';
 import type { PersonColumns, PersonRow } from './fields';
 import { CHUNK_CHARS, type PersonFileFormat } from './writers';
-
-/** UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair, 2 units, takes 4). */
-const MAX_UTF8_BYTES_PER_CHAR = 3;
 
 /** A valid record and the input item (or file record) it came from. */
 export interface SourceRecord {
@@ -35,29 +33,25 @@ export interface PersonFilePartSummary {
 	itemRanges: number[];
 }
 
-export interface PersonFilePart {
-	index: number;
-	/** The part's bytes, produced while they are read. */
-	stream: Readable;
-	/** Settles when the last byte is produced; fails when the stream is destroyed first or the source fails. */
-	finished: Promise<PersonFilePartSummary>;
-	/** What the part has taken so far (complete once `finished` resolves): for reporting a part that failed. */
-	summary: PersonFilePartSummary;
-	/**
-	 * The error that ended the part from inside (the source failed, a record too large), as opposed to its reader
-	 * going away: the HTTP client only sees its body break, this says why.
-	 */
-	failure(): Error | undefined;
-	/** Ends the part after `records` records at most (a retry replaying an earlier part); call before reading it. */
-	limitRecords(records: number): void;
+/** A part of the plan; a record too large for any part is a part of its own that fails when it is sent. */
+export interface PlannedPart extends PersonFilePartSummary {
+	tooLarge?: RecordTooLargeError;
 }
 
-export interface SplitOptions {
-	format: PersonFileFormat;
-	/** The columns of the CSV header; by default those of the first record (JSON records carry their own). */
-	columns?: PersonColumns;
+export interface PartPlan {
+	/** The columns of the CSV header of every part: those of the first record (JSON records carry their own). */
+	columns: PersonColumns;
+	parts: PlannedPart[];
+}
+
+export interface PlanOptions {
 	/** Largest part in bytes; PERSON_FILE_MAX_BYTES unless set (tests use small parts). */
 	maxPartBytes?: number;
+	/**
+	 * How many records a part held on an earlier try of the run (n8n's Retry On Fail), if it was tried: that part
+	 * holds exactly as many again, so that every part keeps its records on every try.
+	 */
+	earlierRecords?: (partIndex: number) => number | undefined;
 }
 
 /** A single record that does not fit into a part on its own. */
@@ -72,225 +66,196 @@ export class RecordTooLargeError extends Error {
 	}
 }
 
-type Source = Iterator<SourceRecord> | AsyncIterator<SourceRecord>;
-
-function iteratorOf(records: Iterable<SourceRecord> | AsyncIterable<SourceRecord>): Source {
-	return Symbol.asyncIterator in records
-		? (records as AsyncIterable<SourceRecord>)[Symbol.asyncIterator]()
-		: (records as Iterable<SourceRecord>)[Symbol.iterator]();
-}
-
-/** The shared source of records with one record of look-ahead (the one that did not fit into the previous part). */
-class RecordSource {
-	private pending: SourceRecord | undefined;
-	/** The source's failure when it came before a part started: the part that reads it fails with it. */
-	private failure: unknown;
-	/** Dropped at the end: the iterator's closure may hold all input items, and a sent part outlives the upload. */
-	private iterator: Source | undefined;
-
-	constructor(iterator: Source) {
-		this.iterator = iterator;
-	}
-
-	/** The next record, or undefined at the end. Returns a promise only when the source is asynchronous. */
-	next(): SourceRecord | undefined | Promise<SourceRecord | undefined> {
-		if (this.failure !== undefined) {
-			const failure = this.failure;
-			this.failure = undefined;
-			throw failure;
-		}
-		if (this.pending) {
-			const record = this.pending;
-			this.pending = undefined;
-			return record;
-		}
-		if (this.iterator === undefined) return undefined;
-		const result = this.iterator.next();
-		if (result instanceof Promise) return result.then((settled) => this.take(settled));
-		return this.take(result);
-	}
-
-	putBack(record: SourceRecord): void {
-		this.pending = record;
-	}
-
-	/**
-	 * The next record, left to be taken again, or undefined at the end. A source that fails here (a record that
-	 * cannot be written) has its failure kept for the next `next()`, so that it ends a part like any record's failure.
-	 */
-	async peek(): Promise<SourceRecord | undefined | 'failed'> {
-		try {
-			const record = await this.next();
-			if (record !== undefined) this.putBack(record);
-			return record;
-		} catch (error) {
-			this.iterator = undefined;
-			this.failure = error ?? new Error('The records could not be read');
-			return 'failed';
-		}
-	}
-
-	private take(result: IteratorResult<SourceRecord>): SourceRecord | undefined {
-		if (result.done) {
-			this.iterator = undefined;
-			return undefined;
-		}
-		return result.value;
+/** The records differ from those the parts were planned from (a value that changed, a file that changed). */
+export class PartChangedError extends Error {
+	constructor(
+		readonly partIndex: number,
+		/** The item (or file record) where the difference showed. */
+		readonly itemIndex: number,
+		detail: string,
+	) {
+		super(`Part ${partIndex + 1} changed between the check and the upload: ${detail}`);
+		this.name = 'PartChangedError';
 	}
 }
 
-class PartStream extends Readable {
-	readonly summary: PersonFilePartSummary;
-	private readonly endText: string;
+const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** The first pass: `add` every record in order, then `finish` for the plan. Holds no record. */
+export class PartPlanner {
+	private readonly parts: PlannedPart[] = [];
+	private readonly maxPartBytes: number;
 	private readonly endBytes: number;
-	private started = false;
-	private pumping = false;
-	private done = false;
-	/** Dropped once the part is done: a sent part may be kept by the HTTP client after the upload (its request). */
-	private source: RecordSource | undefined;
-	private resolveFinished!: (summary: PersonFilePartSummary) => void;
-	private rejectFinished!: (error: Error) => void;
-	readonly finished = new Promise<PersonFilePartSummary>((resolve, reject) => {
-		this.resolveFinished = resolve;
-		this.rejectFinished = reject;
-	});
+	private columns: PersonColumns | undefined;
+	/** The part being filled; its `bytes` leave out the closing text until it is closed. */
+	private current: PlannedPart | undefined;
+	/** Records the current part must hold (a retry), if any. */
+	private fixed: number | undefined;
 
 	constructor(
-		index: number,
-		source: RecordSource,
 		private readonly format: PersonFileFormat,
-		private readonly columns: PersonColumns,
-		private readonly maxPartBytes: number,
+		private readonly options: PlanOptions = {},
 	) {
-		super();
-		this.source = source;
-		this.summary = { index, records: 0, bytes: 0, itemRanges: [] };
-		this.endText = format.end();
-		this.endBytes = Buffer.byteLength(this.endText);
-		// A consumer that never awaits `finished` must not cause an unhandled rejection.
-		this.finished.catch(() => undefined);
+		this.maxPartBytes = options.maxPartBytes ?? PERSON_FILE_MAX_BYTES;
+		this.endBytes = byteLength(format.end());
 	}
 
-	/** Set when the part failed from inside (see PersonFilePart.failure). */
-	sourceError: Error | undefined;
-
-	/** The part ends after this many records even when the next one would fit (PersonFilePart.limitRecords). */
-	maxRecords = Infinity;
-
-	override _read(): void {
-		if (this.pumping || this.done) return;
-		this.pumping = true;
-		this.pump().catch((error: unknown) => {
-			this.sourceError = error instanceof Error ? error : new Error(String(error));
-			this.destroy(this.sourceError);
-		});
-	}
-
-	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-		if (!this.done) this.rejectFinished(error ?? new Error('The part was closed before it was completely read'));
-		this.source = undefined;
-		callback(error);
-	}
-
-	/**
-	 * Fills one chunk of records and pushes it; ends the part when the next record does not fit or none is left.
-	 * Bytes are counted per chunk when it is pushed; a record is measured on its own (which costs a copy of it) only
-	 * near the end of the part, where "fits even at 3 bytes a character" no longer settles whether it fits.
-	 */
-	private async pump(): Promise<void> {
-		const source = this.source;
-		if (source === undefined) return;
-		let chunk = '';
-		/** Exact UTF-8 bytes of `chunk` once counting is needed (near the end of the part), else -1. */
-		let chunkBytes = -1;
-		if (!this.started) {
-			this.started = true;
-			chunk = this.format.start(this.columns);
+	add(record: SourceRecord): void {
+		this.columns ??= record.row.columns;
+		const part = this.current;
+		if (part && part.records !== this.fixed) {
+			const bytes = byteLength(this.format.record(record.row, part.records));
+			if (part.bytes + bytes + this.endBytes <= this.maxPartBytes) {
+				take(part, record.itemIndex, bytes);
+				return;
+			}
+			if (this.fixed !== undefined) {
+				throw new PartChangedError(part.index, record.itemIndex, `it held ${this.fixed} records on the earlier try and now only ${part.records} fit`);
+			}
 		}
-		const summary = this.summary;
-		while (chunk.length < CHUNK_CHARS) {
-			if (summary.records >= this.maxRecords) {
-				this.finish(chunk);
-				return;
-			}
-			let record = source.next();
-			if (record instanceof Promise) record = await record;
-			if (record === undefined) {
-				this.finish(chunk);
-				return;
-			}
-			const text = this.format.record(record.row, summary.records);
-			let fits = summary.bytes + MAX_UTF8_BYTES_PER_CHAR * (chunk.length + text.length) + this.endBytes <= this.maxPartBytes;
-			if (!fits || chunkBytes >= 0) {
-				if (chunkBytes < 0) chunkBytes = Buffer.byteLength(chunk);
-				const bytes = Buffer.byteLength(text);
-				fits = summary.bytes + chunkBytes + bytes + this.endBytes <= this.maxPartBytes;
-				if (fits) chunkBytes += bytes;
-				else if (summary.records === 0) {
-					const alone = Buffer.byteLength(this.format.start(this.columns)) + bytes + this.endBytes;
-					throw new RecordTooLargeError(record.itemIndex, alone, this.maxPartBytes);
-				}
-			}
-			if (!fits) {
-				// The record starts the next part.
-				source.putBack(record);
-				this.finish(chunk);
-				return;
-			}
-			summary.records++;
-			const ranges = summary.itemRanges;
-			if (ranges.length > 0 && ranges[ranges.length - 1] + 1 === record.itemIndex) ranges[ranges.length - 1]++;
-			else ranges.push(record.itemIndex, record.itemIndex);
-			chunk += text;
+		this.close();
+		this.open(record);
+	}
+
+	finish(): PartPlan {
+		this.close();
+		return { columns: this.columns ?? { fields: [], attributes: [] }, parts: this.parts };
+	}
+
+	private open(record: SourceRecord): void {
+		const index = this.parts.length;
+		const start = byteLength(this.format.start(this.columns!));
+		const bytes = byteLength(this.format.record(record.row, 0));
+		if (start + bytes + this.endBytes > this.maxPartBytes) {
+			const tooLarge = new RecordTooLargeError(record.itemIndex, start + bytes + this.endBytes, this.maxPartBytes);
+			this.parts.push({ index, records: 0, bytes: 0, itemRanges: [], tooLarge });
+			return;
 		}
-		// Cleared before pushing: a push may call _read again at once, which must start the next pump.
-		this.pumping = false;
-		this.pushText(chunk);
+		const part: PlannedPart = { index, records: 0, bytes: start, itemRanges: [] };
+		take(part, record.itemIndex, bytes);
+		this.parts.push(part);
+		this.current = part;
+		this.fixed = this.options.earlierRecords?.(index);
 	}
 
-	/** Pushes text as bytes, counting them. */
-	private pushText(text: string): void {
-		const bytes = Buffer.from(text, 'utf8');
-		this.summary.bytes += bytes.length;
-		this.push(bytes);
-	}
-
-	private finish(chunk: string): void {
-		this.done = true;
-		this.source = undefined;
-		this.pushText(chunk + this.endText);
-		this.push(null);
-		this.resolveFinished(this.summary);
+	private close(): void {
+		const part = this.current;
+		if (!part) return;
+		if (this.fixed !== undefined && part.records !== this.fixed) {
+			throw new PartChangedError(part.index, lastItem(part), `it held ${this.fixed} records on the earlier try and now ${part.records}`);
+		}
+		part.bytes += this.endBytes;
+		this.current = undefined;
+		this.fixed = undefined;
 	}
 }
 
-/**
- * The parts of a person file made of `records`, in order; no part when there is no record. Records that do not fit
- * into the current part start the next one; a record too large for any part fails that part's stream with a
- * `RecordTooLargeError` naming its item.
- */
-export async function* splitPersonFile(
+function take(part: PlannedPart, itemIndex: number, bytes: number): void {
+	part.records++;
+	part.bytes += bytes;
+	const ranges = part.itemRanges;
+	if (ranges.length > 0 && ranges[ranges.length - 1] + 1 === itemIndex) ranges[ranges.length - 1]++;
+	else ranges.push(itemIndex, itemIndex);
+}
+
+function lastItem(part: PersonFilePartSummary): number {
+	return part.itemRanges[part.itemRanges.length - 1] ?? -1;
+}
+
+/** Plans the parts of `records` in one pass (tests, and sources that are already in memory). */
+export async function planParts(
 	records: Iterable<SourceRecord> | AsyncIterable<SourceRecord>,
-	options: SplitOptions,
-): AsyncGenerator<PersonFilePart> {
-	const maxPartBytes = options.maxPartBytes ?? PERSON_FILE_MAX_BYTES;
-	const source = new RecordSource(iteratorOf(records));
-	for (let index = 0; ; index++) {
-		const first = await source.peek();
-		if (first === undefined) return;
-		const columns = options.columns ?? (first === 'failed' ? { fields: [], attributes: [] } : first.row.columns);
-		const stream = new PartStream(index, source, options.format, columns, maxPartBytes);
-		yield {
-			index,
-			stream,
-			finished: stream.finished,
-			summary: stream.summary,
-			failure: () => stream.sourceError,
-			limitRecords: (records) => (stream.maxRecords = records),
+	format: PersonFileFormat,
+	options: PlanOptions = {},
+): Promise<PartPlan> {
+	const planner = new PartPlanner(format, options);
+	for await (const record of records) planner.add(record);
+	return planner.finish();
+}
+
+/** The records of one part, in the second pass: its planned records, in order. */
+export type PartRecords = Iterator<SourceRecord> | AsyncIterator<SourceRecord>;
+
+/**
+ * A planned part as a request body: written from `records` while the request reads it, in chunks of about
+ * CHUNK_CHARS characters, never whole. Records that are not the planned ones (another item, another count, other
+ * bytes) end it with a PartChangedError before the last byte, kept in `failure`.
+ */
+export class PersonPartBody extends BlobBody {
+	readonly type: string;
+	readonly size: number;
+	/** Why the body ended early (its records changed, or their source failed); undefined while it is fine. */
+	failure: Error | undefined;
+	/** Dropped once the body is written: the HTTP client may keep a sent body, and the source holds all the items. */
+	#records: PartRecords | undefined;
+
+	constructor(
+		readonly part: PlannedPart,
+		private readonly format: PersonFileFormat,
+		private readonly columns: PersonColumns,
+		records: PartRecords,
+	) {
+		super();
+		this.type = format.contentType;
+		this.size = part.bytes;
+		this.#records = records;
+	}
+
+	protected async *chunks(): AsyncGenerator<Uint8Array> {
+		try {
+			yield* this.#write();
+		} catch (error) {
+			this.failure = error instanceof Error ? error : new Error(String(error));
+			throw this.failure;
+		} finally {
+			this.#records = undefined;
+		}
+	}
+
+	async *#write(): AsyncGenerator<Uint8Array> {
+		const { part, format } = this;
+		const records = this.#records!;
+		const ranges = part.itemRanges;
+		let range = 0;
+		let expected = ranges[0];
+		let count = 0;
+		let sent = 0;
+		/** The last item written, named when the bytes come out wrong. */
+		let lastTaken = -1;
+		let chunk = format.start(this.columns);
+		const changed = (itemIndex: number, detail: string) => new PartChangedError(part.index, itemIndex, detail);
+		/** The chunk as bytes, counted; no byte past the announced size is ever given. */
+		const encode = (): Uint8Array => {
+			const bytes = Buffer.from(chunk, 'utf8');
+			chunk = '';
+			sent += bytes.length;
+			if (sent > this.size) {
+				throw changed(lastTaken, `its records up to item ${lastTaken} give more than the planned ${this.size} bytes`);
+			}
+			return bytes;
 		};
-		// A failed part is the consumer's to report; the next part starts with the records after it (none when the
-		// source itself failed: a failed iterator is done).
-		await stream.finished.catch(() => undefined);
-		if (stream.sourceError && !(stream.sourceError instanceof RecordTooLargeError)) return;
+		while (count < part.records) {
+			let next = records.next();
+			if (next instanceof Promise) next = await next;
+			if (next.done) throw changed(expected, `it ends after ${count} of its ${part.records} records`);
+			const { itemIndex, row } = next.value;
+			if (itemIndex !== expected) throw changed(itemIndex, `item ${itemIndex} came where item ${expected} was planned`);
+			lastTaken = itemIndex;
+			if (expected < ranges[range + 1]) expected++;
+			else {
+				range += 2;
+				expected = ranges[range];
+			}
+			chunk += format.record(row, count);
+			count++;
+			// The last chunk is held back until the byte count is known to be right.
+			if (chunk.length >= CHUNK_CHARS && count < part.records) yield encode();
+		}
+		chunk += format.end();
+		const last = encode();
+		if (sent !== this.size) {
+			throw changed(lastTaken, `its records give ${sent} bytes, the plan ${this.size}: a record among items ${part.itemRanges[0]}-${lastTaken} changed`);
+		}
+		yield last;
 	}
 }

@@ -1,18 +1,20 @@
 import { parse } from 'csv-parse/sync';
-import { text as streamText } from 'node:stream/consumers';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import type { PersonRow } from '../../../nodes/MessagingGateway/persons/fields';
 import { planAutoMapping } from '../../../nodes/MessagingGateway/persons/mapping';
 import {
-	type PersonFilePartSummary,
+	type PartPlan,
+	PartChangedError,
+	type PartRecords,
+	PersonPartBody,
+	type PlannedPart,
+	planParts,
 	RecordTooLargeError,
 	type SourceRecord,
-	splitPersonFile,
 } from '../../../nodes/MessagingGateway/persons/parts';
 import { isPersonRow, validatePersonRow } from '../../../nodes/MessagingGateway/persons/validation';
-import { csvFormat, jsonFormat, type PersonFileFormat } from '../../../nodes/MessagingGateway/persons/writers';
+import { CHUNK_CHARS, csvFormat, jsonFormat, type PersonFileFormat } from '../../../nodes/MessagingGateway/persons/writers';
 
 function records(count: number, extra: (i: number) => Record<string, unknown> = () => ({})): SourceRecord[] {
 	const items = Array.from({ length: count }, (_, i) => ({
@@ -29,31 +31,46 @@ function records(count: number, extra: (i: number) => Record<string, unknown> = 
 	});
 }
 
-/** Sends every part the way the upload does: reads each stream to its end before asking for the next part. */
+/** The second pass over an array: the records of the part's items, by index. */
+function* partRecords(all: readonly SourceRecord[], part: PlannedPart): Generator<SourceRecord> {
+	const ranges = part.itemRanges;
+	for (let r = 0; r < ranges.length; r += 2) {
+		for (let i = ranges[r]; i <= ranges[r + 1]; i++) yield all[i];
+	}
+}
+
+async function text(body: PersonPartBody): Promise<string> {
+	const chunks: Uint8Array[] = [];
+	for await (const chunk of body.stream()) chunks.push(chunk);
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Plans the parts, then writes each the way the upload does: one body per part, read to its end. */
 async function collect(
-	source: Iterable<SourceRecord> | AsyncIterable<SourceRecord>,
+	source: readonly SourceRecord[],
 	format: PersonFileFormat,
-	columns: PersonRow['columns'],
 	maxPartBytes: number,
-): Promise<Array<{ text: string; summary: PersonFilePartSummary }>> {
+): Promise<Array<{ text: string; summary: PlannedPart; size: number }>> {
+	const plan = await planParts(source, format, { maxPartBytes });
 	const parts = [];
-	for await (const part of splitPersonFile(source, { format, columns, maxPartBytes })) {
-		const text = await streamText(part.stream);
-		parts.push({ text, summary: await part.finished });
+	for (const part of plan.parts) {
+		const body = new PersonPartBody(part, format, plan.columns, partRecords(source, part));
+		parts.push({ text: await text(body), summary: part, size: body.size });
 	}
 	return parts;
 }
 
-describe('splitPersonFile', () => {
+describe('planning and writing the parts of a person file', () => {
 	const source = records(50);
-	const columns = source[0].row.columns;
 
 	it('splits a CSV file into valid parts under the limit, each with the header, every record exactly once', async () => {
-		const parts = await collect(source, csvFormat, columns, 600);
+		const parts = await collect(source, csvFormat, 600);
 		expect(parts.length).toBeGreaterThan(3);
 		const emails: string[] = [];
-		for (const { text, summary } of parts) {
-			expect(Buffer.byteLength(text)).toBe(summary.bytes);
+		for (const { text, summary, size } of parts) {
+			// The announced size is the part's bytes.
+			expect(size).toBe(summary.bytes);
+			expect(Buffer.byteLength(text)).toBe(size);
 			expect(summary.bytes).toBeLessThanOrEqual(600);
 			expect(text.startsWith('FirstName;Email;note:String\n')).toBe(true);
 			const rows = parse(text, { delimiter: ';', columns: true }) as Array<Record<string, string>>;
@@ -65,10 +82,9 @@ describe('splitPersonFile', () => {
 	});
 
 	it('fills each part up to the limit over many chunks, counting multi-byte characters exactly', async () => {
-		// Parts of several 64 KB chunks: bytes are counted per chunk, and per record only near the limit.
 		const many = records(12_000, (i) => ({ note: i % 3 === 0 ? 'ação; "çã"' : `nota ${i} €` }));
 		const limit = 250_000;
-		const parts = await collect(many, csvFormat, many[0].row.columns, limit);
+		const parts = await collect(many, csvFormat, limit);
 		expect(parts.length).toBeGreaterThan(2);
 		const header = Buffer.byteLength('FirstName;Email;note:String\n');
 		parts.forEach(({ text, summary }, p) => {
@@ -84,11 +100,12 @@ describe('splitPersonFile', () => {
 		expect(parts.reduce((sum, { summary }) => sum + summary.records, 0)).toBe(12_000);
 	});
 
-	it('makes every JSON part a complete array', async () => {
-		const parts = await collect(source, jsonFormat, columns, 700);
+	it('makes every JSON part a complete array of its announced size', async () => {
+		const parts = await collect(source, jsonFormat, 700);
 		expect(parts.length).toBeGreaterThan(3);
 		const all = parts.flatMap(({ text, summary }) => {
 			expect(summary.bytes).toBeLessThanOrEqual(700);
+			expect(Buffer.byteLength(text)).toBe(summary.bytes);
 			const array = JSON.parse(text) as Array<{ Email: string; customAttributes: { note: { Value: string } } }>;
 			expect(array).toHaveLength(summary.records);
 			return array;
@@ -99,63 +116,87 @@ describe('splitPersonFile', () => {
 
 	it('names the items of each part as ranges, leaving out skipped items', async () => {
 		const withGaps = source.filter(({ itemIndex }) => itemIndex !== 3 && itemIndex !== 4);
-		const [only] = await collect(withGaps, csvFormat, columns, 1_000_000);
-		expect(only.summary.itemRanges).toEqual([0, 2, 5, 49]);
-		expect(only.summary.records).toBe(48);
+		const { parts } = await planParts(withGaps, csvFormat, { maxPartBytes: 1_000_000 });
+		expect(parts).toHaveLength(1);
+		expect(parts[0].itemRanges).toEqual([0, 2, 5, 49]);
+		expect(parts[0].records).toBe(48);
 	});
 
-	it('reads an asynchronous source as well', async () => {
-		async function* slowly() {
-			for (const record of source) {
+	it('plans from an asynchronous source and writes from one as well', async () => {
+		async function* slowly(list: Iterable<SourceRecord>) {
+			for (const record of list) {
 				await new Promise((resolve) => setImmediate(resolve));
 				yield record;
 			}
 		}
-		const parts = await collect(slowly(), csvFormat, columns, 600);
-		expect(parts.reduce((sum, p) => sum + p.summary.records, 0)).toBe(50);
+		const plan = await planParts(slowly(source), csvFormat, { maxPartBytes: 600 });
+		expect(plan.parts.reduce((sum, p) => sum + p.records, 0)).toBe(50);
+		const body = new PersonPartBody(plan.parts[1], csvFormat, plan.columns, slowly(partRecords(source, plan.parts[1])));
+		expect(Buffer.byteLength(await text(body))).toBe(plan.parts[1].bytes);
 	});
 
-	it('yields no part for no record', async () => {
-		expect(await collect([], csvFormat, columns, 600)).toEqual([]);
+	it('plans no part for no record', async () => {
+		expect((await planParts([], csvFormat, { maxPartBytes: 600 })).parts).toEqual([]);
 	});
 
-	it('fails with the item of a record larger than a part', async () => {
-		const big = records(3, (i) => ({ note: i === 1 ? 'x'.repeat(500) : 'small' }));
-		const attempt = collect(big, csvFormat, big[0].row.columns, 300);
-		await expect(attempt).rejects.toThrow(RecordTooLargeError);
-		await expect(attempt).rejects.toMatchObject({ itemIndex: 1 });
+	it('plans a record larger than a part as a part of its own that fails, naming its item, and goes on after it', async () => {
+		const big = records(6, (i) => ({ note: i === 2 ? 'x'.repeat(400) : `n${i}` }));
+		const { parts } = await planParts(big, csvFormat, { maxPartBytes: 200 });
+		const seen = parts.map((part) => (part.tooLarge ? ['failed', part.tooLarge.itemIndex] : part.itemRanges));
+		expect(seen.flat()).toEqual([0, 1, 'failed', 2, 3, 5]);
+		const failed = parts.find((part) => part.tooLarge)!;
+		expect(failed.tooLarge).toBeInstanceOf(RecordTooLargeError);
+		expect(failed.tooLarge).toMatchObject({ itemIndex: 2, maxPartBytes: 200 });
+		expect(failed.records).toBe(0);
 	});
 
-	it('produces a part only as it is read', async () => {
+	it('writes a part only as it is read, a chunk at a time', async () => {
+		const all = records(20_000);
+		const plan = await planParts(all, csvFormat, { maxPartBytes: 10_000_000 });
+		expect(plan.parts).toHaveLength(1);
 		let pulled = 0;
-		function* counting() {
-			for (const record of records(2000)) {
+		function* counting(): Generator<SourceRecord> {
+			for (const record of partRecords(all, plan.parts[0])) {
 				pulled++;
 				yield record;
 			}
 		}
-		const parts = splitPersonFile(counting(), { format: csvFormat, columns, maxPartBytes: 1_000_000 });
-		const first = await parts.next();
-		expect(first.done).toBe(false);
-		expect(pulled).toBe(1); // only the look-ahead that proves there is a part
-		const stream = first.value!.stream;
-		await new Promise((resolve) => stream.once('readable', resolve));
-		expect(pulled).toBeLessThan(2000); // one chunk, not the whole part
-		await streamText(stream);
-		expect(pulled).toBe(2000);
+		const body = new PersonPartBody(plan.parts[0], csvFormat, plan.columns, counting());
+		expect(pulled).toBe(0);
+		const chunks = body.stream();
+		const first = await chunks.next();
+		expect(pulled).toBeLessThan(20_000); // one chunk, not the whole part
+		expect((first.value as Uint8Array).length).toBeLessThan(CHUNK_CHARS * 2);
+		let bytes = (first.value as Uint8Array).length;
+		for await (const chunk of chunks) bytes += chunk.length;
+		expect(pulled).toBe(20_000);
+		expect(bytes).toBe(body.size);
 	});
 
-	it('lets go of the records once a part is read, though the part itself is kept', async () => {
-		// The HTTP client keeps a sent part (its request body) after the upload; the records' source, which holds
-		// all input items, must not stay reachable through it.
+	it('calls onChunk for each chunk the request takes', async () => {
+		const plan = await planParts(source, csvFormat, { maxPartBytes: 600 });
+		const body = new PersonPartBody(plan.parts[0], csvFormat, plan.columns, partRecords(source, plan.parts[0]));
+		let calls = 0;
+		body.onChunk = () => calls++;
+		await text(body);
+		expect(calls).toBeGreaterThan(0);
+		expect(Object.prototype.toString.call(body)).toBe('[object Blob]');
+		expect(body.type).toBe(csvFormat.contentType);
+	});
+
+	it('lets go of the records once a part is written, though the body itself is kept', async () => {
+		// The HTTP client may keep a sent body (its request); the records' source, which holds all input items, must
+		// not stay reachable through it.
 		setFlagsFromString('--expose-gc');
 		const gc = runInNewContext('gc') as () => void;
 		let input: SourceRecord[] | undefined = records(20);
 		const inputRef = new WeakRef(input);
+		const plan = await planParts(input, csvFormat, { maxPartBytes: 600 });
 		const kept = [];
-		for await (const part of splitPersonFile(input, { format: csvFormat, columns, maxPartBytes: 600 })) {
-			await streamText(part.stream);
-			kept.push(part.stream);
+		for (const part of plan.parts) {
+			const body = new PersonPartBody(part, csvFormat, plan.columns, partRecords(input, part));
+			await text(body);
+			kept.push(body);
 		}
 		input = undefined;
 		// A WeakRef target stays alive until the current job ends.
@@ -166,50 +207,103 @@ describe('splitPersonFile', () => {
 	});
 });
 
-describe('a part that fails from inside', () => {
-	it('reports the source\'s own error as its failure, and no part follows it', async () => {
-		const good = records(3);
-		const broken = new Error('the file broke off at record 3');
-		async function* source(): AsyncGenerator<SourceRecord> {
-			yield* good;
-			throw broken;
-		}
-		const seen = [];
-		for await (const part of splitPersonFile(source(), { format: csvFormat, maxPartBytes: 10_000 })) {
-			await expect(streamText(part.stream)).rejects.toBe(broken);
-			await expect(part.finished).rejects.toBe(broken);
-			seen.push({ failure: part.failure(), records: part.summary.records });
-		}
-		expect(seen).toEqual([{ failure: broken, records: 3 }]);
+describe('a retry plans its parts with their earlier records', () => {
+	const source = records(50);
+
+	it('each earlier part holds exactly its earlier records, even when more would fit', async () => {
+		const earlier = [3, 4];
+		const { parts } = await planParts(source, csvFormat, { maxPartBytes: 600, earlierRecords: (p) => earlier[p] });
+		expect(parts.slice(0, 2).map((p) => p.itemRanges)).toEqual([[0, 2], [3, 6]]);
+		expect(parts.reduce((sum, p) => sum + p.records, 0)).toBe(50);
 	});
 
-	it('makes a failed part of a source that fails on its first record, and no part follows it', async () => {
-		const broken = new Error('record 0 changed');
-		// eslint-disable-next-line require-yield
-		function* source(): Generator<SourceRecord> {
-			throw broken;
-		}
-		const seen = [];
-		for await (const part of splitPersonFile(source(), { format: csvFormat, maxPartBytes: 10_000 })) {
-			await expect(streamText(part.stream)).rejects.toBe(broken);
-			seen.push({ failure: part.failure(), records: part.summary.records });
-		}
-		expect(seen).toEqual([{ failure: broken, records: 0 }]);
+	it('a part that cannot hold its earlier records is an error, not another cut', async () => {
+		const plan = planParts(source, csvFormat, { maxPartBytes: 600, earlierRecords: (p) => (p === 0 ? 500 : undefined) });
+		await expect(plan).rejects.toThrow(PartChangedError);
+		await expect(plan).rejects.toThrow(/held 500 records on the earlier try/);
 	});
 
-	it('goes on with the next part after a record too large for any part', async () => {
-		const source = records(6, (i) => ({ note: i === 2 ? 'x'.repeat(400) : `n${i}` }));
-		const parts = [];
-		for await (const part of splitPersonFile(source, { format: csvFormat, maxPartBytes: 200 })) {
-			try {
-				await streamText(part.stream);
-				parts.push((await part.finished).itemRanges);
-			} catch {
-				expect(part.failure()).toBeInstanceOf(RecordTooLargeError);
-				parts.push(['failed', (part.failure() as RecordTooLargeError).itemIndex]);
-			}
-		}
-		expect(parts.flat()).toEqual([0, 1, 'failed', 2, 3, 5]);
+	it('a source that ends before a part has its earlier records is an error', async () => {
+		const plan = planParts(source.slice(0, 2), csvFormat, { maxPartBytes: 600, earlierRecords: () => 3 });
+		await expect(plan).rejects.toThrow(/held 3 records on the earlier try and now 2/);
 	});
 });
 
+describe('a part whose records differ from the plan fails before its last byte', () => {
+	const source = records(30);
+	let plan: PartPlan;
+	beforeAll(async () => {
+		plan = await planParts(source, csvFormat, { maxPartBytes: 1_000_000 });
+	});
+
+	/** Writes the part from `records`: the bytes it gave and how it ended. */
+	async function write(records: PartRecords): Promise<{ bytes: number; error?: unknown; body: PersonPartBody }> {
+		const body = new PersonPartBody(plan.parts[0], csvFormat, plan.columns, records);
+		let bytes = 0;
+		try {
+			for await (const chunk of body.stream()) bytes += chunk.length;
+			return { bytes, body };
+		} catch (error) {
+			return { bytes, error, body };
+		}
+	}
+
+	it('a record that gives other bytes: names the item where the difference shows (the last of a one-chunk part)', async () => {
+		const changed = source.map((record) =>
+			record.itemIndex === 12 ? records(30, (i) => ({ note: i === 12 ? 'longer than before' : `n${i}` }))[12] : record,
+		);
+		const result = await write(changed[Symbol.iterator]());
+		expect(result.error).toBeInstanceOf(PartChangedError);
+		expect(result.error).toMatchObject({ itemIndex: 29 });
+		expect((result.error as Error).message).toMatch(/up to item 29 give more than the planned \d+ bytes/);
+		expect(result.bytes).toBeLessThan(result.body.size);
+		expect(result.body.failure).toBe(result.error);
+	});
+
+	it('more bytes than planned over several chunks: never a byte past the announced size', async () => {
+		const many = records(5_000);
+		const bigPlan = await planParts(many, csvFormat, { maxPartBytes: 10_000_000 });
+		const longer = records(5_000, () => ({ note: 'a much longer note than any planned one' }));
+		const body = new PersonPartBody(bigPlan.parts[0], csvFormat, bigPlan.columns, longer[Symbol.iterator]());
+		let bytes = 0;
+		await expect(
+			(async () => {
+				for await (const chunk of body.stream()) bytes += chunk.length;
+			})(),
+		).rejects.toThrow(/give more than the planned/);
+		expect(bytes).toBeLessThanOrEqual(body.size);
+		expect(body.failure).toBeInstanceOf(PartChangedError);
+	});
+
+	it('another record than the planned one: names the item that came', async () => {
+		const result = await write(source.filter((record) => record.itemIndex !== 4)[Symbol.iterator]());
+		expect(result.error).toMatchObject({ itemIndex: 5 });
+		expect((result.error as Error).message).toBe('Part 1 changed between the check and the upload: item 5 came where item 4 was planned');
+	});
+
+	it('fewer bytes than planned: the items among which one changed', async () => {
+		const shorter = source.map((record) =>
+			record.itemIndex === 12 ? records(30, (i) => ({ note: i === 12 ? '' : `n${i}` }))[12] : record,
+		);
+		const result = await write(shorter[Symbol.iterator]());
+		expect(result.error).toMatchObject({ itemIndex: 29 });
+		expect((result.error as Error).message).toMatch(/give \d+ bytes, the plan \d+: a record among items 0-29 changed/);
+	});
+
+	it('fewer records than planned', async () => {
+		const result = await write(source.slice(0, 10)[Symbol.iterator]());
+		expect((result.error as Error).message).toMatch(/it ends after 10 of its 30 records/);
+		expect(result.bytes).toBeLessThan(result.body.size);
+	});
+
+	it("the source's own error is the part's failure", async () => {
+		const broken = new Error('the file broke off at record 3');
+		async function* breaking(): AsyncGenerator<SourceRecord> {
+			yield* source.slice(0, 3);
+			throw broken;
+		}
+		const result = await write(breaking());
+		expect(result.error).toBe(broken);
+		expect(result.body.failure).toBe(broken);
+	});
+});

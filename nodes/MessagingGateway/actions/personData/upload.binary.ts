@@ -6,18 +6,22 @@
  * when every record is valid and every value is already in the form the gateway reads; otherwise (a record to skip,
  * a value to normalise such as Float `12` or `2024-05-01 10:00`) it is rewritten from its checked records while it
  * is sent, and the output counts the normalised values per column. So the check is a promise about the bytes sent.
- * A file larger than the part size is always checked and rewritten into parts.
+ * A file larger than the part size is always checked and rewritten into parts. The check also plans the parts (their
+ * exact sizes, parts.ts); the upload reads the file again and writes each part from its records, and a file that
+ * changed in between fails rather than sending other bytes than planned.
  *
  * A file that fails is, with Continue On Fail, an error item in its place and the next files go on; without it, the
  * error names the item and lists the files the gateway had already accepted (real uploads a re-run would repeat).
  */
-import { Readable } from 'node:stream';
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { NodeApiError } from 'n8n-workflow';
 
+import { FileBody } from '../../../gateway/blobBody';
 import { checkPersonFile, validFileRecords } from '../../persons/fileCheck';
+import { type PartPlan, PartPlanner, type PlannedPart, type SourceRecord } from '../../persons/parts';
 import { PersonFileError } from '../../persons/reader';
 import { ValidationSummary } from '../../persons/validation';
+import { PERSON_FILE_FORMATS } from '../../persons/writers';
 import {
 	type AcceptedUpload,
 	appendSentence,
@@ -32,7 +36,7 @@ import {
 import { readTextParameter } from '../parameters';
 import type { Settings } from './upload.fields';
 import { partJson, uploadJson, validationJson } from './upload.results';
-import { rangesText, sendFileOnce, sendParts } from './upload.send';
+import { earlierPartRecords, rangesText, sendFileOnce, sendParts } from './upload.send';
 
 export async function uploadFiles(
 	this: IExecuteFunctions,
@@ -82,31 +86,45 @@ async function uploadFile(
 	const property = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	file.name = binary.fileName;
-	const fileSize = binary.id
-		? (await this.helpers.getBinaryMetadata(binary.id)).fileSize
-		: Buffer.byteLength(binary.data, 'base64');
+	// A file kept in memory (no binary id) is decoded once: no stream is needed for bytes already at hand.
+	const inMemory = binary.id ? undefined : Buffer.from(binary.data, 'base64');
+	const fileSize = inMemory ? inMemory.length : (await this.helpers.getBinaryMetadata(binary.id!)).fileSize;
 	const label = `item ${itemIndex}${file.name ? ` (${file.name})` : ''}`;
 	// Closed at the end whatever happened: a reader that stops early (a bad header) leaves its file open otherwise.
-	const opened: Readable[] = [];
-	const open = async (): Promise<Readable> => {
-		const stream = await openBinary(this, binary);
+	const opened: Array<{ destroy(): void }> = [];
+	const open = async (): Promise<AsyncIterable<Buffer>> => {
+		if (inMemory) return once(inMemory);
+		const stream = await this.helpers.getBinaryStream(binary.id!);
 		opened.push(stream);
 		return stream;
 	};
 	const validate = this.getNodeParameter('validateFile', itemIndex, true) as boolean;
 	const tooLarge = fileSize > settings.maxPartBytes;
+	const format = PERSON_FILE_FORMATS[settings.format];
+	const recordKey = `file ${itemIndex}`;
 
 	try {
 		let checked: ValidationSummary | undefined;
+		let plan: PartPlan | undefined;
 		if (validate || tooLarge) {
-			checked = (await checkPersonFile(await open(), settings.format, settings.keys, MAX_REPORTED_VIOLATIONS)).summary;
+			// The check plans the parts too, in case the file is rewritten.
+			const planner = new PartPlanner(format, {
+				maxPartBytes: settings.maxPartBytes,
+				earlierRecords: earlierPartRecords.call(this, recordKey),
+			});
+			const check = await checkPersonFile(await open(), settings.format, settings.keys, MAX_REPORTED_VIOLATIONS, (record) =>
+				planner.add(record),
+			);
+			checked = check.summary;
 			if (checked.invalid > 0 && !settings.skipInvalid) throw invalidRowsError(this, checked, 'record', itemIndex);
 			if (checked.valid === 0) throw noValidRowError(this, checked, 'record', itemIndex);
+			plan = planner.finish();
 		}
 		const validation = checked ? { checked: true, ...validationJson(checked, true) } : { checked: false };
 
-		if (!tooLarge && (checked === undefined || (checked.invalid === 0 && checked.normalisedValues === 0))) {
-			const response = await sendFileOnce.call(this, `file ${itemIndex}`, open, settings, itemIndex, fileSize);
+		if (!plan || (!tooLarge && checked!.invalid === 0 && checked!.normalisedValues === 0)) {
+			const body = async () => new FileBody(inMemory ?? (await open()), fileSize, format.contentType);
+			const response = await sendFileOnce.call(this, recordKey, body, settings, itemIndex);
 			file.accepted.push({ label, fileId: response.fileId });
 			return {
 				fileName: file.name,
@@ -119,11 +137,11 @@ async function uploadFile(
 		}
 
 		const records = validFileRecords(await open(), settings.format, settings.keys, new ValidationSummary(0));
-		const { sent, failed } = await sendParts.call(this, records, settings, {
+		const { sent, failed } = await sendParts.call(this, plan, (part) => recordsOfPart(records, part), settings, {
 			word: 'record',
 			fileItemIndex: itemIndex,
 			continueAfterFailure: false,
-			recordKey: `file ${itemIndex}`,
+			recordKey,
 		});
 		for (const { summary, response } of sent) {
 			const records = `records ${rangesText(summary.itemRanges)}`;
@@ -167,7 +185,20 @@ function fileError(
 	return asUploadError(context, error, 'record', itemIndex);
 }
 
-async function openBinary(context: IExecuteFunctions, binary: IBinaryData): Promise<Readable> {
-	if (binary.id) return await context.helpers.getBinaryStream(binary.id);
-	return Readable.from([Buffer.from(binary.data, 'base64')]);
+async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
+	yield bytes;
+}
+
+/**
+ * The records of `part` from the file read again (the parts are written in order from one reading): records of the
+ * parts before it that were not written (a retry's accepted parts, a record too large) are passed over.
+ */
+async function* recordsOfPart(records: AsyncIterator<SourceRecord>, part: PlannedPart): AsyncGenerator<SourceRecord> {
+	for (let taken = 0; taken < part.records; ) {
+		const next = await records.next();
+		if (next.done) return;
+		if (taken === 0 && next.value.itemIndex < part.itemRanges[0]) continue;
+		taken++;
+		yield next.value;
+	}
 }

@@ -13,7 +13,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { PersonViolation } from '../../persons/fields';
-import { RecordTooLargeError } from '../../persons/parts';
+import { PartChangedError, RecordTooLargeError } from '../../persons/parts';
 import type { ValidationSummary } from '../../persons/validation';
 
 /** Input items for rows built from items, records for the rows of a file. */
@@ -148,8 +148,9 @@ export function noValidRowError(
 }
 
 /**
- * On Invalid = Fail: a record that passed the first pass and fails the second, because its value changed between the
- * two (defined mapping evaluates its expressions in each pass; `$now` or `Math.random()` give another value each time).
+ * A record that passed the first pass (the check) and fails the second (the upload), because its value changed between
+ * the two (defined mapping evaluates its expressions in each pass; `$now` or `Math.random()` give another value each
+ * time). Never skipped: the parts were planned with it.
  */
 export class RecordChangedError extends Error {
 	constructor(readonly violation: PersonViolation) {
@@ -212,9 +213,21 @@ export function asUploadError(
 			blocks: [
 				`Its ${error.violation.field} was valid when every item was checked and is not when it was written: an expression ` +
 					'that gives another value each time it is evaluated. Make the value the same on each evaluation (compute it in ' +
-					'an earlier node), or set On Invalid Records to Skip.',
+					'an earlier node).',
 			],
 			data: { changed: error.violation as unknown as IDataObject },
+		});
+	}
+	if (error instanceof PartChangedError) {
+		const why =
+			word === 'item'
+				? 'An item gives another record when it is written than when it was checked: an expression that gives another ' +
+					'value each time it is evaluated. Make the value the same on each evaluation (compute it in an earlier node).'
+				: 'The file changed between the check and the upload. Run the node again once the file stays as it is.';
+		return new UploadError(context, error.message, {
+			itemIndex: word === 'item' ? error.itemIndex : (itemIndex ?? error.itemIndex),
+			blocks: [why],
+			data: { changed: { [word]: error.itemIndex, part: error.partIndex + 1 } },
 		});
 	}
 	const nodeError = error as Error & { description?: string | null; context?: IDataObject };

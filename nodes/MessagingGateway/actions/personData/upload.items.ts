@@ -2,11 +2,12 @@
  * Person Data > Upload from input items: every item is one person record of one file (split into parts when it
  * is larger than the part size). Output: one item per part sent, paired with the items whose records it holds.
  *
- * "On Invalid Records: Fail" checks every item before the first byte is sent, so that a bad record never leaves a
- * partial upload behind, then validates each again by the same function as it writes it (a record whose value changed
- * in between fails the upload); "Skip" checks them while they are written, and an item whose record cannot even be built
- * (an attribute whose type changes between items, an expression that fails) is skipped and reported like an
- * invalid one.
+ * Two passes, in both On Invalid modes. The first checks every item and plans the parts from the valid ones (parts.ts:
+ * each part's exact size, so that it goes out with its Content-Length); with "Fail" an invalid item stops the upload
+ * before the first byte is sent, with "Skip" it is left out and reported (also an item whose record cannot even be
+ * built: an attribute whose type changes between items, an expression that fails). The second pass validates each
+ * planned item again by the same function as it writes it: an item that is now invalid or gives other bytes fails its
+ * part, naming the item, and is never skipped.
  *
  * Continue On Fail: a failure of the whole file (invalid items, nothing valid, the configuration) is one error item
  * paired with all items; a part that fails is an error item paired with that part's items, and the next parts go on.
@@ -22,8 +23,9 @@ import {
 	planAutoMapping,
 	planDefinedMapping,
 } from '../../persons/mapping';
-import type { SourceRecord } from '../../persons/parts';
+import { type PartPlan, PartPlanner, type PlannedPart, type SourceRecord } from '../../persons/parts';
 import { ValidationSummary, validatePersonRow } from '../../persons/validation';
+import { PERSON_FILE_FORMATS } from '../../persons/writers';
 import {
 	type AcceptedUpload,
 	appendSentence,
@@ -38,7 +40,7 @@ import {
 } from './upload.errors';
 import type { Settings } from './upload.fields';
 import { allItems, mappingJson, pairedItemsOf, partJson, validationJson } from './upload.results';
-import { type FailedPart, rangesText, sendParts } from './upload.send';
+import { earlierPartRecords, type FailedPart, rangesText, sendParts } from './upload.send';
 
 export async function uploadItems(
 	this: IExecuteFunctions,
@@ -57,27 +59,37 @@ export async function uploadItems(
 	} catch (error) {
 		return fileFailure(asUploadError(this, error, 'item'));
 	}
+	// The first pass: every item checked, the parts planned from the valid ones.
 	const summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
-	let records: Iterable<SourceRecord>;
-	if (settings.skipInvalid) records = validRecords(plan, items.length, summary);
-	else {
-		// A first pass that keeps nothing: any invalid record stops the upload before its first byte is sent.
+	const planner = new PartPlanner(PERSON_FILE_FORMATS[settings.format], {
+		maxPartBytes: settings.maxPartBytes,
+		earlierRecords: earlierPartRecords.call(this, RECORD_KEY),
+	});
+	let parts: PartPlan;
+	try {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			const result = validateItem(plan, itemIndex);
 			if (Array.isArray(result)) summary.addInvalid(result);
-			else summary.addValid();
+			else {
+				summary.addValid();
+				// With Fail, nothing is sent once an item is invalid: no need to plan.
+				if (settings.skipInvalid || summary.invalid === 0) planner.add({ itemIndex, row: result });
+			}
 		}
-		if (summary.invalid > 0) return fileFailure(invalidRowsError(this, summary, 'item'));
-		records = recordsCheckedBefore(plan, items.length);
+		parts = planner.finish();
+	} catch (error) {
+		// A retry whose parts no longer hold their earlier records (PartChangedError).
+		return fileFailure(asUploadError(this, error, 'item'));
 	}
+	if (summary.invalid > 0 && !settings.skipInvalid) return fileFailure(invalidRowsError(this, summary, 'item'));
+	if (parts.parts.length === 0) return fileFailure(noValidRowError(this, summary, 'item'));
 
 	const continueOnFail = this.continueOnFail();
-	const { sent, failed } = await sendParts.call(this, records, settings, {
+	const { sent, failed } = await sendParts.call(this, parts, (part) => plannedRecords(plan, part), settings, {
 		word: 'item',
 		continueAfterFailure: continueOnFail,
-		recordKey: 'items',
+		recordKey: RECORD_KEY,
 	});
-	if (sent.length === 0 && failed.length === 0) return fileFailure(noValidRowError(this, summary, 'item'));
 
 	const accepted: AcceptedUpload[] = sent.map(({ summary: part, response }) => ({
 		label: `part ${part.index + 1} (items ${rangesText(part.itemRanges)})`,
@@ -85,7 +97,6 @@ export async function uploadItems(
 	}));
 	if (failed.length > 0 && !continueOnFail) throw withAccepted(partError(failed[0], true), accepted);
 
-	// The summary is complete only once the last part has been written.
 	const shared: IDataObject = { parts: sent.length + failed.length, validation: validationJson(summary) };
 	if (plan.report) shared.mapping = mappingJson(plan.report);
 	const output: Array<INodeExecutionData & { index: number }> = [
@@ -150,28 +161,21 @@ function validateItem(plan: UploadPlan, itemIndex: number): PersonRow | PersonVi
 	return validatePersonRow(raw, itemIndex, plan.keys);
 }
 
-/** On Invalid = Skip: the valid records, each counted in `summary`; the invalid ones are counted and left out. */
-function* validRecords(plan: UploadPlan, count: number, summary: ValidationSummary): Generator<SourceRecord> {
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		const result = validateItem(plan, itemIndex);
-		if (Array.isArray(result)) {
-			summary.addInvalid(result);
-			continue;
-		}
-		summary.addValid();
-		yield { itemIndex, row: result };
-	}
-}
+/** The key of this upload's parts in the record of Retry On Fail (upload.send.ts). */
+const RECORD_KEY = 'items';
 
 /**
- * On Invalid = Fail, after a first pass found every record valid: the records, validated again as they are written
- * (defined mode evaluates its expressions again). A record that is now invalid fails the upload, never skipped.
+ * The second pass over one part: its planned items, validated again as they are written (defined mode evaluates its
+ * expressions again). An item that is now invalid fails the part, never skipped.
  */
-function* recordsCheckedBefore(plan: UploadPlan, count: number): Generator<SourceRecord> {
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		const result = validateItem(plan, itemIndex);
-		if (Array.isArray(result)) throw new RecordChangedError(result[0]);
-		yield { itemIndex, row: result };
+function* plannedRecords(plan: UploadPlan, part: PlannedPart): Generator<SourceRecord> {
+	const ranges = part.itemRanges;
+	for (let r = 0; r < ranges.length; r += 2) {
+		for (let itemIndex = ranges[r]; itemIndex <= ranges[r + 1]; itemIndex++) {
+			const result = validateItem(plan, itemIndex);
+			if (Array.isArray(result)) throw new RecordChangedError(result[0]);
+			yield { itemIndex, row: result };
+		}
 	}
 }
 

@@ -1,13 +1,13 @@
 /**
  * Person Data > Upload: sending a person file to the gateway (`POST /DataInserterProfiles/api/profile`), as it is
- * or as parts written from records while they are sent.
+ * or as planned parts (parts.ts) written from records while they are sent.
  */
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { NodeStream } from '../../../gateway/nodeStream';
+import type { BlobBody } from '../../../gateway/blobBody';
 import { apiError, gatewayRequest, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
-import { type PersonFilePartSummary, type SourceRecord, splitPersonFile } from '../../persons/parts';
+import { type PartPlan, type PartRecords, PersonPartBody, type PlannedPart } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
 import { recordScopeOf, RetrySafeRequests } from '../retrySafe';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
@@ -23,17 +23,15 @@ export interface UploadResponse {
 
 export async function sendFile(
 	this: IExecuteFunctions,
-	body: NodeStream,
+	body: BlobBody,
 	settings: Settings,
 	itemIndex: number | undefined,
-	contentLength?: number,
 ): Promise<UploadResponse> {
 	const response = await gatewayRequest.call(this, {
 		endpoint: 'personUpload',
 		method: 'POST',
 		body,
 		contentType: PERSON_FILE_FORMATS[settings.format].contentType,
-		contentLength,
 		retryOn429: false,
 		itemIndex,
 	});
@@ -69,33 +67,32 @@ const uploadRecord = new RetrySafeRequests<UploadResponse>();
 export async function sendFileOnce(
 	this: IExecuteFunctions,
 	key: string,
-	open: () => Promise<NodeStream>,
+	open: () => Promise<BlobBody>,
 	settings: Settings,
 	itemIndex: number,
-	contentLength: number,
 ): Promise<UploadResponse> {
 	const scope = recordScopeOf(this);
 	const earlier = uploadRecord.earlier(this, scope, key, itemIndex);
 	if (earlier) return earlier;
-	return await uploadRecord.send(this, scope, key, itemIndex, async () => await sendFile.call(this, await open(), settings, itemIndex, contentLength));
+	return await uploadRecord.send(this, scope, key, itemIndex, async () => await sendFile.call(this, await open(), settings, itemIndex));
 }
 
 export interface SentPart {
-	summary: PersonFilePartSummary;
+	summary: PlannedPart;
 	response: UploadResponse;
 }
 
 export interface FailedPart {
-	/** What the part had taken when it failed: its items are the ones the failure is about. */
-	summary: PersonFilePartSummary;
+	/** The failed part as planned: its items are the ones the failure is about. */
+	summary: PlannedPart;
 	error: UploadError | NodeApiError;
 }
 
 /**
- * A part as a try of this run left it: how many records it held (from where the part before it ended) and what came
- * of it. A retry of the run replays every part with exactly its records, so parts keep their bytes and their items
- * on every try: an accepted part is read past with its answer, a part of unknown outcome is read past with its error
- * again (neither is sent), a part that was not sent is sent again with the same records.
+ * A part as a try of this run left it: how many records it held and what came of it. A retry of the run plans every
+ * part with exactly its earlier records (`earlierPartRecords`), so parts keep their bytes and their items on every
+ * try: an accepted part keeps its answer, a part of unknown outcome its error (neither is sent again), a part that was
+ * not sent is sent again with the same records.
  */
 type PartTry = { records: number } & (
 	| { outcome: 'accepted'; response: UploadResponse }
@@ -109,15 +106,25 @@ type PartTry = { records: number } & (
  */
 const partTries = new WeakMap<object, Map<string, PartTry>>();
 
+const partKey = (recordKey: string, partIndex: number) => `${recordKey} part ${partIndex}`;
+
+/** For the planning pass: how many records each part of the file `recordKey` held on an earlier try of this run. */
+export function earlierPartRecords(this: IExecuteFunctions, recordKey: string): (partIndex: number) => number | undefined {
+	const tries = triesOf(recordScopeOf(this));
+	return (partIndex) => tries.get(partKey(recordKey, partIndex))?.records;
+}
+
 /**
- * Splits the records into parts and sends them one after the other, each written while it is sent. A part that
- * fails is reported with its cause: when the part's own source failed (a record too large, a file that breaks off),
- * that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next parts. On a
- * retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `recordKey` names the file.
+ * Sends the planned parts one after the other, each written from `recordsOf(part)` while it is sent. A part that
+ * fails is reported with its cause: when its records failed (a record too large, a record that changed, a file that
+ * breaks off), that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next
+ * parts. On a retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `recordKey` names
+ * the file.
  */
 export async function sendParts(
 	this: IExecuteFunctions,
-	records: Iterable<SourceRecord> | AsyncIterable<SourceRecord>,
+	plan: PartPlan,
+	recordsOf: (part: PlannedPart) => PartRecords,
 	settings: Settings,
 	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean; recordKey: string },
 ): Promise<{ sent: SentPart[]; failed: FailedPart[] }> {
@@ -125,39 +132,29 @@ export async function sendParts(
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
 	const tries = triesOf(recordScopeOf(this));
-	for await (const part of splitPersonFile(records, { format, maxPartBytes: settings.maxPartBytes })) {
-		const key = `${options.recordKey} part ${part.index}`;
+	for (const part of plan.parts) {
+		const key = partKey(options.recordKey, part.index);
 		const earlier = tries.get(key);
-		if (earlier) part.limitRecords(earlier.records);
-		if (earlier?.outcome === 'notSent' && earlier.records === 0) {
-			// It held nothing on its earlier try (refused before a record was read): the next part starts where it did.
-			part.stream.destroy();
-			await part.finished.catch(() => undefined);
-			continue;
-		}
 		const replayed = earlier !== undefined && earlier.outcome !== 'notSent';
+		let body: PersonPartBody | undefined;
 		try {
+			if (part.tooLarge) throw part.tooLarge;
 			let response: UploadResponse;
-			if (earlier && earlier.outcome !== 'notSent') {
-				for await (const _ of part.stream); // read past, not sent
-				if (earlier.outcome === 'unknown') {
-					throw uncertain(apiError(this, { message: earlier.failure.message }, { ...earlier.failure, itemIndex: options.fileItemIndex }));
-				}
+			if (earlier?.outcome === 'unknown') {
+				throw uncertain(apiError(this, { message: earlier.failure.message }, { ...earlier.failure, itemIndex: options.fileItemIndex }));
+			} else if (earlier?.outcome === 'accepted') {
 				response = { ...earlier.response };
 			} else {
-				response = await sendFile.call(this, part.stream, settings, options.fileItemIndex);
+				body = new PersonPartBody(part, format, plan.columns, recordsOf(part));
+				response = await sendFile.call(this, body, settings, options.fileItemIndex);
+				tries.set(key, { records: part.records, outcome: 'accepted', response: { ...response } });
 			}
-			const summary = await part.finished;
-			if (!replayed) tries.set(key, { records: summary.records, outcome: 'accepted', response: { ...response } });
-			sent.push({ summary, response });
+			sent.push({ summary: part, response });
 		} catch (error) {
-			// Ends the part's stream if the request gave up on it first, so that `finished` settles.
-			part.stream.destroy();
-			await part.finished.catch(() => undefined);
-			// A part whose own source failed fails the same way on every try: only requests are recorded.
-			if (!replayed && !part.failure()) tries.set(key, tryOf(error, part.summary.records));
-			const cause = part.failure() ?? error;
-			failed.push({ summary: part.summary, error: asUploadError(this, cause, options.word, options.fileItemIndex) });
+			// A part whose own records failed fails the same way on every try: only requests are recorded.
+			const cause = part.tooLarge ?? body?.failure;
+			if (!replayed && !cause) tries.set(key, tryOf(error, part.records));
+			failed.push({ summary: part, error: asUploadError(this, cause ?? error, options.word, options.fileItemIndex) });
 			if (!options.continueAfterFailure) break;
 		}
 	}
