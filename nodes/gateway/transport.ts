@@ -6,7 +6,7 @@
  *
  * Sending twice is worse than failing once. Every answer has one outcome (errors.ts, outcomeOfStatus): accepted, not
  * sent, or unknown. Only a 429 is retried here (not sent, and the gateway asked to wait), and only when the body can
- * be sent again (not a stream). Unknown outcomes (5xx, a lost connection, a timeout, an unreadable 2xx, a request
+ * be sent again (not a streamed body). Unknown outcomes (5xx, a lost connection, a timeout, an unreadable 2xx, a request
  * aborted by the execution's cancellation) are errors marked so that nothing repeats them.
  *
  * Deadlines: one AbortController per attempt, aborted by its deadline (the run's DeadlineWatch, deadlines.ts) or by the
@@ -36,7 +36,6 @@ import {
 	redactDeep,
 } from './errors';
 import { type BlobBody, isBlobBody } from './blobBody';
-import type { NodeStream } from './nodeStream';
 import { ENDPOINTS, type EndpointName } from './spec';
 
 export { isLoopbackUrl } from './urls';
@@ -59,8 +58,8 @@ export interface GatewayRequest {
 	/** Appended to the endpoint path: `/${id}`, or '/' for `POST /api/Webhooks/`. */
 	pathSuffix?: string;
 	qs?: IDataObject;
-	/** A JSON body, a stream sent as it is, or a Blob-like body of known length (blobBody.ts: a file, a form, a part). */
-	body?: IDataObject | IDataObject[] | NodeStream | BlobBody;
+	/** A JSON body, or a Blob-like body of known length sent as it is read (blobBody.ts: a file, a form, a part). */
+	body?: IDataObject | IDataObject[] | BlobBody;
 	/** Defaults to application/json for JSON bodies. */
 	contentType?: string;
 	/** Retry a 429 after its Retry-After; defaults to true for JSON bodies, which can be sent again. */
@@ -99,9 +98,6 @@ export interface GatewayResponse {
 /** How often and how long a 429 is retried: a few tries, never waiting longer than a minute at once. */
 export const RATE_LIMIT_RETRY = { maxAttempts: 3, maxWaitSeconds: 60, defaultWaitSeconds: 1 } as const;
 
-const isStreamBody = (body: GatewayRequest['body']): boolean =>
-	isBlobBody(body) || (typeof body === 'object' && body !== null && typeof (body as NodeStream).pipe === 'function');
-
 export async function gatewayRequest(this: GatewayContext, request: GatewayRequest): Promise<GatewayResponse> {
 	if (request.connection) return await requestOn.call(this, request, request.connection);
 	const connection = await openConnection.call(this);
@@ -115,7 +111,7 @@ export async function gatewayRequest(this: GatewayContext, request: GatewayReque
 async function requestOn(this: GatewayContext, request: GatewayRequest, connection: GatewayConnection): Promise<GatewayResponse> {
 	const { baseUrl } = connection.settings;
 	const endpoint = ENDPOINTS[request.endpoint];
-	const streamed = isStreamBody(request.body);
+	const streamed = isBlobBody(request.body);
 	const headers: IDataObject = { [API_KEY_HEADER]: connection.apiKey };
 	if (endpoint.version !== null) headers.version = endpoint.version;
 	if (request.contentType) headers['Content-Type'] = request.contentType;

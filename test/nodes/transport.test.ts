@@ -5,7 +5,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
-import { Readable } from 'node:stream';
+import { FileBody } from '../../nodes/gateway/blobBody';
 
 import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
 import { ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
@@ -44,8 +44,8 @@ class TransportProbe implements INodeType {
 				stream?: { rows: number; everyMs: number };
 			};
 			const { stream, ...rest } = request;
-			const body = stream ? Readable.from(csvRows(stream.rows, stream.everyMs)) : rest.body;
-			const response = await gatewayRequest.call(this, { ...rest, body, contentType: stream ? 'application/csv' : undefined, itemIndex: index });
+			const body = stream ? new FileBody(csvRows(stream.rows, stream.everyMs), csvSize(stream.rows), 'application/csv') : rest.body;
+			const response = await gatewayRequest.call(this, { ...rest, body, itemIndex: index });
 			out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: index } });
 		}
 		return [out];
@@ -54,11 +54,21 @@ class TransportProbe implements INodeType {
 
 /** A person file written slowly: the header, then `rows` rows of about 1 KB, one every `everyMs`. */
 async function* csvRows(rows: number, everyMs: number): AsyncGenerator<Buffer> {
-	yield Buffer.from('FirstName;Email\n');
+	yield Buffer.from(CSV_HEADER);
 	for (let row = 0; row < rows; row++) {
 		if (everyMs > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
-		yield Buffer.from(`${'P'.repeat(1000)};p${row}@example.com\n`);
+		yield Buffer.from(csvRow(row));
 	}
+}
+
+const CSV_HEADER = 'FirstName;Email\n';
+const csvRow = (row: number) => `${'P'.repeat(1000)};p${row}@example.com\n`;
+
+/** The byte length of `csvRows(rows)`, which a Blob-like body announces up front. */
+function csvSize(rows: number): number {
+	let size = CSV_HEADER.length;
+	for (let row = 0; row < rows; row++) size += csvRow(row).length;
+	return size;
 }
 
 const textMessage = { messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511988887777', type: 'text', text: { body: 'hi' } };
