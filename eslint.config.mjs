@@ -27,10 +27,10 @@ const nodeGlobals = Object.fromEntries(
 );
 
 /*
- * n8n Cloud's extra rules (no imports but n8n-workflow and a few others, no Node globals) are left out: the nodes
- * stream files and requests with Node's own modules, which self-hosted n8n allows and n8n Cloud does not.
+ * n8n Cloud's rules included (no imports but n8n-workflow and a few others, no Node globals such as setTimeout): the
+ * package is meant to be verified by n8n and installable on n8n Cloud.
  */
-const community = n8nCommunityNodesPlugin.configs.recommendedWithoutN8nCloudSupport;
+const community = n8nCommunityNodesPlugin.configs.recommended;
 
 export default defineConfig(
 	globalIgnores(['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', '**/*.d.ts']),
@@ -60,11 +60,7 @@ export default defineConfig(
 		extends: [community],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } },
-		rules: {
-			...n8nNodesBase.configs.community.rules,
-			// csv-parse, form-data and libphonenumber-js are installed with the package; a warning until they are bundled.
-			'@n8n/community-nodes/no-runtime-dependencies': 'warn',
-		},
+		rules: n8nNodesBase.configs.community.rules,
 	},
 	{
 		files: ['credentials/**/*.ts'],
