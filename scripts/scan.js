@@ -3,7 +3,7 @@
 // then lint the unpacked tarball and the source tree with the scanner's own rules. @n8n/scan-community-package only
 // scans packages fetched from the registry by name, so this calls its exported analysis on the local pack, with the
 // same file sets it uses (compiled .js + package.json of the tarball; package.json + nodes/ + credentials/ sources).
-// Exit code 1 on any error or warning not in the short list of accepted ones below. Run after `npm run build`.
+// Exit code 1 on any error or warning. Run after `npm run build`.
 'use strict';
 
 const fs = require('fs');
@@ -13,20 +13,6 @@ const { execFileSync } = require('child_process');
 const { createRequire } = require('module');
 
 const root = path.resolve(__dirname, '..');
-
-/**
- * Findings accepted for now, each with its reason: a finding not listed fails the scan, and a listed one that is no
- * longer found is reported so that it is removed here. `file` ends the path of the source file or its compiled .js.
- */
-const ACCEPTED = [
-];
-
-const ruleName = (ruleId) => (ruleId ?? '').replace(/^@n8n\/community-nodes\//, '');
-
-function acceptedBy(filePath, message) {
-	const file = filePath.replace(/\\/g, '/').replace(/\.(ts|js)$/, '');
-	return ACCEPTED.find((entry) => entry.rule === ruleName(message.ruleId) && file.endsWith(entry.file));
-}
 
 /** The scanner lives in scripts/scan with its own lockfile (see the note in its package.json). */
 function installScanner() {
@@ -94,18 +80,8 @@ async function main() {
 		const report = (await eslint.loadFormatter('stylish')).format(results);
 		console.log(`${label}: ${files.length} files, ${errors} errors, ${warnings} warnings (scanner verdict: ${verdict.passed ? 'passed' : 'failed'})`);
 		if (report.trim()) console.log(report);
-		let unaccepted = 0;
-		for (const result of results) {
-			for (const message of result.messages) {
-				const entry = acceptedBy(result.filePath, message);
-				if (entry) used.add(entry);
-				else unaccepted++;
-			}
-		}
-		if (errors + warnings > 0) console.log(`${label}: ${errors + warnings - unaccepted} accepted (listed in scripts/scan.js), ${unaccepted} not\n`);
-		return unaccepted;
+		return errors + warnings;
 	}
-	const used = new Set();
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-scan-'));
 	try {
@@ -118,14 +94,11 @@ async function main() {
 		let findings = tarball.problems.length;
 		findings += await lint('tarball (compiled .js and package.json)', pack.unpacked, ['**/*.js', 'package.json']);
 		findings += await lint('source (package.json, nodes/, credentials/)', root, scanner.SOURCE_FILE_PATTERNS);
-		for (const entry of ACCEPTED.filter((accepted) => !used.has(accepted))) {
-			console.log(`accepted finding no longer found, remove it from scripts/scan.js: ${entry.rule} in ${entry.file}`);
-		}
 		if (findings > 0) {
-			console.log(`n8n package scan: FAILED (${findings} findings not accepted)`);
+			console.log(`n8n package scan: FAILED (${findings} findings)`);
 			process.exitCode = 1;
 		} else {
-			console.log('n8n package scan: no finding other than the accepted ones listed in scripts/scan.js');
+			console.log('n8n package scan: no finding (0 errors, 0 warnings)');
 		}
 	} finally {
 		fs.rmSync(work, { recursive: true, force: true });
