@@ -26,7 +26,6 @@ import { apiError, type Deadline, type RawResponse, send } from './attempt';
 import { type GatewayConnection, type GatewayContext, openConnection } from './connection';
 import {
 	describeStatusOutcome,
-	hasUnknownOutcome,
 	markUnknownOutcome,
 	MAY_HAVE_BEEN_ACCEPTED,
 	outcomeOfStatus,
@@ -155,18 +154,9 @@ async function requestOn(this: GatewayContext, request: GatewayRequest, connecti
  * An empty body reads as `{}`; operations that need fields of the answer check for them.
  */
 function readAnswer(context: GatewayContext, response: RawResponse, request: GatewayRequest): IDataObject {
-	const body = response.body;
-	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) return {};
-	let parsed: unknown = body;
-	if (typeof body === 'string') {
-		try {
-			parsed = JSON.parse(body);
-		} catch {
-			parsed = undefined;
-		}
-	}
+	const parsed = parseBody(response.body);
 	if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as IDataObject;
-	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
 	const html = /^\s*</.test(text);
 	throw markUnknownOutcome(apiError(context, { body: text.slice(0, 200) }, {
 		message: html
@@ -180,12 +170,7 @@ function readAnswer(context: GatewayContext, response: RawResponse, request: Gat
 	}));
 }
 
-/** Marks an error as one of a request that may have been accepted: it must not be sent again, not even by a retry. */
-export const uncertain = markUnknownOutcome;
-
-/** Whether an error is one of a request that may have been accepted (its outcome is unknown). */
-export const mayHaveBeenAccepted = hasUnknownOutcome;
-
+/** An answer's body as JSON when it is JSON text; an empty or missing body reads as `{}`, other text as it is. */
 function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body ?? {};
 	if (body.trim() === '') return {};

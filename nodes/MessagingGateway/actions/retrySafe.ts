@@ -6,15 +6,27 @@
  */
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { apiError, mayHaveBeenAccepted, uncertain } from '../../gateway/transport';
+import { hasUnknownOutcome, markUnknownOutcome } from '../../gateway/errors';
+import { apiError } from '../../gateway/transport';
 import { asNodeError } from './nodeErrors';
 import { SentRecord } from './sentRecord';
 
 /** What a retry gets for a request that may have arrived: the same error, rebuilt. */
-interface UncertainFailure {
+export interface UncertainFailure {
 	message: string;
 	description?: string;
 	httpCode?: string;
+}
+
+/** What is kept of an error of unknown outcome, to give it again on a retry (`replayedFailure`). */
+export function uncertainFailureOf(error: NodeApiError): UncertainFailure {
+	const { message, description, httpCode } = error;
+	return { message, description: description ?? undefined, httpCode: httpCode ?? undefined };
+}
+
+/** The error of a request of unknown outcome, rebuilt for a retry that does not send it again. */
+export function replayedFailure(context: IExecuteFunctions, failure: UncertainFailure, itemIndex: number | undefined): NodeApiError {
+	return markUnknownOutcome(apiError(context, { message: failure.message }, { ...failure, itemIndex }));
 }
 
 export class RetrySafeRequests<Output extends object> {
@@ -25,7 +37,7 @@ export class RetrySafeRequests<Output extends object> {
 		const entry = scope && this.record.lookup(scope, key);
 		if (!entry) return undefined;
 		if (entry.accepted) return { ...entry.output };
-		throw uncertain(apiError(context, { message: entry.failure.message }, { ...entry.failure, itemIndex }));
+		throw replayedFailure(context, entry.failure, itemIndex);
 	}
 
 	/** Runs `request` and remembers its output, or its error when its outcome is unknown (it may have arrived). */
@@ -41,12 +53,8 @@ export class RetrySafeRequests<Output extends object> {
 			if (scope) this.record.remember(scope, key, { accepted: true, output });
 			return { ...output };
 		} catch (error) {
-			if (scope && mayHaveBeenAccepted(error)) {
-				const { message, description, httpCode } = error as NodeApiError;
-				this.record.remember(scope, key, {
-					accepted: false,
-					failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined },
-				});
+			if (scope && hasUnknownOutcome(error)) {
+				this.record.remember(scope, key, { accepted: false, failure: uncertainFailureOf(error as NodeApiError) });
 			}
 			throw asNodeError(context.getNode(), error, itemIndex);
 		}

@@ -8,7 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
-import { apiError, gatewayRequest, uncertain } from '../../../gateway/transport';
+import { markUnknownOutcome } from '../../../gateway/errors';
+import { apiError, gatewayRequest } from '../../../gateway/transport';
 import { asNodeError } from '../nodeErrors';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
 import type { RecipientTurn } from '../recipientTurns';
@@ -132,7 +133,7 @@ function outputOf(
 	const confirmed = fallbackMessageId === undefined ? sentId !== undefined : answer.success === true || sentId !== undefined;
 	if (!confirmed) {
 		const missing = fallbackMessageId === undefined ? 'the id of the sent message (messages[].id)' : 'a confirmation (success: true)';
-		throw uncertain(
+		throw markUnknownOutcome(
 			apiError(context, { answer: JSON.stringify(answer).slice(0, 200) }, {
 				message: `The gateway answered without ${missing}`,
 				description: MAY_HAVE_BEEN_ACCEPTED,

@@ -6,10 +6,11 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { BlobBody } from '../../../gateway/blobBody';
-import { apiError, gatewayRequest, mayHaveBeenAccepted, uncertain } from '../../../gateway/transport';
+import { hasUnknownOutcome, markUnknownOutcome } from '../../../gateway/errors';
+import { gatewayRequest } from '../../../gateway/transport';
 import { type PartPlan, type PartRecords, PersonPartBody, type PlannedPart } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { recordScopeOf, RetrySafeRequests } from '../retrySafe';
+import { recordScopeOf, replayedFailure, RetrySafeRequests, type UncertainFailure, uncertainFailureOf } from '../retrySafe';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -38,7 +39,7 @@ export async function sendFile(
 	const answer = response.body.response as IDataObject | undefined;
 	// The file id is what the user follows the processing by: an answer without one is not a success.
 	if (typeof answer !== 'object' || answer === null || typeof answer.fileId !== 'string' || answer.fileId === '') {
-		throw uncertain(
+		throw markUnknownOutcome(
 			new NodeApiError(this.getNode(), response.body as JsonObject, {
 				message: 'The gateway accepted the upload but its answer has no fileId',
 				description: 'The file may have been stored; check the gateway before uploading it again.',
@@ -96,7 +97,7 @@ export interface FailedPart {
  */
 type PartTry = { records: number } & (
 	| { outcome: 'accepted'; response: UploadResponse }
-	| { outcome: 'unknown'; failure: { message: string; description?: string; httpCode?: string } }
+	| { outcome: 'unknown'; failure: UncertainFailure }
 	| { outcome: 'notSent' }
 );
 
@@ -141,7 +142,7 @@ export async function sendParts(
 			if (part.tooLarge) throw part.tooLarge;
 			let response: UploadResponse;
 			if (earlier?.outcome === 'unknown') {
-				throw uncertain(apiError(this, { message: earlier.failure.message }, { ...earlier.failure, itemIndex: options.fileItemIndex }));
+				throw replayedFailure(this, earlier.failure, options.fileItemIndex);
 			} else if (earlier?.outcome === 'accepted') {
 				response = { ...earlier.response };
 			} else {
@@ -173,9 +174,8 @@ function triesOf(scope: object | undefined): Map<string, PartTry> {
 
 /** A failed part's try: unknown when the part may have arrived (errors.ts), else not sent. */
 function tryOf(error: unknown, records: number): PartTry {
-	if (!mayHaveBeenAccepted(error)) return { records, outcome: 'notSent' };
-	const { message, description, httpCode } = error as NodeApiError;
-	return { records, outcome: 'unknown', failure: { message, description: description ?? undefined, httpCode: httpCode ?? undefined } };
+	if (!hasUnknownOutcome(error)) return { records, outcome: 'notSent' };
+	return { records, outcome: 'unknown', failure: uncertainFailureOf(error as NodeApiError) };
 }
 
 /** `items 0-99, 120`: the items (or records) of a part, from its ranges. */
