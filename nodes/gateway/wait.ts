@@ -5,11 +5,11 @@
  * pause, the pause between batches), which end by themselves or by a cancel; a request's deadline, which nearly
  * always ends early, is watched by the run's DeadlineWatch instead (deadlines.ts says why).
  */
-/** Waits `ms`; a cancel (`subscribeCancel` registers a handler and returns its unsubscribe) ends the wait at once. */
-export async function cancellableWait(
-	ms: number,
-	subscribeCancel: (handler: () => void) => () => void,
-): Promise<void> {
+import type { Cancellation } from './connection';
+
+/** Waits `ms`; the execution's cancellation ends the wait at once (and one that is already cancelled does not wait). */
+export async function cancellableWait(ms: number, cancel: Cancellation): Promise<void> {
+	if (cancel.aborted) return;
 	await new Promise<void>((resolve) => {
 		const elapsed = AbortSignal.timeout(ms);
 		const done = () => {
@@ -18,6 +18,6 @@ export async function cancellableWait(
 			resolve();
 		};
 		elapsed.addEventListener('abort', done, { once: true });
-		const unsubscribe = subscribeCancel(done);
+		const unsubscribe = cancel.subscribe(done);
 	});
 }

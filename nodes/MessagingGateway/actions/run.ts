@@ -17,7 +17,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readDefaultCountry } from '../../gateway/phone';
-import type { Cancellation } from '../../gateway/connection';
 import { cancellableWait } from '../../gateway/wait';
 import { openConnection, type GatewayConnection, type RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
@@ -56,7 +55,7 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 	const { cancel } = connection;
 	const pacer = new Pacer({ perSecond: settings.perSecond, perRecipientMs: settings.perRecipientMs });
 	const cancelled = () => cancel.aborted;
-	const sleep = async (ms: number) => await cancellableSleep(ms, cancel);
+	const sleep = async (ms: number) => await cancellableWait(ms, cancel);
 	const cancelledError = (itemIndex: number) =>
 		new NodeOperationError(context.getNode(), `The execution was canceled: item ${itemIndex} was not sent`, { itemIndex });
 
@@ -101,10 +100,4 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 			};
 		},
 	};
-}
-
-/** A sleep that ends early when the execution is cancelled; its timeout and subscription go when it ends. */
-export async function cancellableSleep(ms: number, cancel: Cancellation): Promise<void> {
-	if (cancel.aborted) return;
-	await cancellableWait(ms, (handler) => cancel.subscribe(handler));
 }
