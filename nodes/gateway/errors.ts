@@ -115,9 +115,6 @@ export function hasUnknownOutcome(error: unknown): boolean {
 export const MAY_HAVE_BEEN_ACCEPTED =
 	"The gateway may have accepted the request. It was not repeated, neither by the node nor by n8n's Retry On Fail, so that nothing is sent twice: check before running it again.";
 
-/** What the user is told of a 4xx or an unreachable gateway. */
-export const NOT_SENT = 'The gateway did not accept the request: nothing was sent.';
-
 /** The description of an error answer, by its outcome; `detail` is the gateway's own description, when it gave one. */
 export function describeStatusOutcome(status: number, detail?: string): string | undefined {
 	const outcome = outcomeOfStatus(status);

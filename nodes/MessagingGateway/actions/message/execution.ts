@@ -6,9 +6,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
+import { markUnknownOutcome, MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
-import { markUnknownOutcome } from '../../../gateway/errors';
 import { apiError, gatewayRequest } from '../../../gateway/transport';
 import { asNodeError } from '../nodeErrors';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
