@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { readBatching } from './batching';
 import { dispatch, type DispatchResult } from './dispatcher';
+import { asNodeError } from './nodeErrors';
 import { resources, type ResourceName } from './resources';
 import { openSendRun, type SendRun } from './run';
 import { readSending } from './sending';
@@ -51,7 +52,7 @@ async function sendAndWait(
 	try {
 		await operation.execute.call(this, 0, run);
 	} catch (error) {
-		const nodeError = asNodeError.call(this, error, 0);
+		const nodeError = asNodeError(this.getNode(), error, 0);
 		if (run?.cancelled() || !this.continueOnFail()) throw nodeError;
 		return [[{ json: errorJson(nodeError), pairedItem: { item: 0 } }]];
 	}
@@ -86,7 +87,7 @@ async function runPerItem(
 	if (result.cancelled) throw cancelledRun(this, result.succeeded, items.length);
 
 	if (result.stoppedBy) {
-		const nodeError = asNodeError.call(this, result.stoppedBy.error, result.stoppedBy.index);
+		const nodeError = asNodeError(this.getNode(), result.stoppedBy.error, result.stoppedBy.index);
 		if (items.length > 1) {
 			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). n8n's Retry On Fail does not send them again; a Retry of the execution from the executions list is a new run and sends every item again.`;
 			nodeError.description = nodeError.description ? `${nodeError.description} ${sent}` : sent;
@@ -118,7 +119,7 @@ async function runItem(
 		return output;
 	} catch (error) {
 		claimed?.turn.done(true);
-		throw asNodeError.call(this, error, itemIndex);
+		throw asNodeError(this.getNode(), error, itemIndex);
 	}
 }
 
@@ -131,7 +132,7 @@ function outputOf(this: IExecuteFunctions, result: DispatchResult<IDataObject | 
 				output.push({ json, pairedItem: { item: itemIndex } });
 			}
 		} else {
-			output.push({ json: errorJson(asNodeError.call(this, outcome.error, itemIndex)), pairedItem: { item: itemIndex } });
+			output.push({ json: errorJson(asNodeError(this.getNode(), outcome.error, itemIndex)), pairedItem: { item: itemIndex } });
 		}
 	});
 	return output;
@@ -145,14 +146,6 @@ function cancelledRun(context: IExecuteFunctions, sent: number, total: number): 
 	});
 }
 
-/** Every error leaves the node as a NodeOperationError or NodeApiError that names its item. */
-function asNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-}
 
 function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
 	const json: IDataObject = { error: error.message };
