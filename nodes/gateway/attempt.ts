@@ -109,7 +109,8 @@ function cancelledBeforeSending(context: GatewayContext, request: GatewayRequest
 	});
 }
 
-function networkErrorCode(error: unknown): string | undefined {
+/** The network code (ECONNREFUSED, ...) of an error of n8n's HTTP helper, looked for along its causes. */
+export function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	while (typeof current === 'object' && current !== null && !seen.has(current)) {

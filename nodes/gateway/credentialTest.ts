@@ -17,6 +17,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { networkErrorCode } from './attempt';
 import { defaultCountryProblem, judgePhoneId, phoneIdsOfWebhookList } from './credentialChecks';
 import { describeNetworkError, readGatewayError, redact } from './errors';
 import { ENDPOINTS } from './spec';
@@ -47,8 +48,7 @@ async function getFromGateway(
 		})) as FullResponse;
 		return { response };
 	} catch (error) {
-		const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-		return { networkProblem: describeNetworkError(code, baseUrl).message };
+		return { networkProblem: describeNetworkError(networkErrorCode(error), baseUrl).message };
 	}
 }
 

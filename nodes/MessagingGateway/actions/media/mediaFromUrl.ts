@@ -8,6 +8,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { networkErrorCode } from '../../../gateway/attempt';
 import { checkMediaFile } from '../../../gateway/media';
 import { SIGNATURE_BYTES } from '../../../gateway/mediaFormat';
 import type { NodeStream } from '../../../gateway/nodeStream';
@@ -63,8 +64,7 @@ export async function uploadMediaFromUrl(
 			timeout: DOWNLOAD_TIMEOUT_MS,
 		})) as DownloadResponse;
 	} catch (error) {
-		const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-		throw refuse(`could not download ${url} (${code ?? (error as Error).message})`);
+		throw refuse(`could not download ${url} (${networkErrorCode(error) ?? (error as Error).message})`);
 	}
 	const source = response.body;
 	if (response.statusCode < 200 || response.statusCode >= 300) {
