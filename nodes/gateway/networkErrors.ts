@@ -1,0 +1,213 @@
+/**
+ * The network's error codes that the gateway passes through (Meta's `error.code`, in a send's error answer or in a
+ * `failed` status notification): what each means for a user, what to do, and how far a refusal reaches.
+ * Pure: no n8n imports, tested directly. The one table of these codes: the trigger's status items (reason, hint), the
+ * send's stop-the-run rule and docs/network-errors.md read it from here.
+ *
+ * Scope says what else the same answer will refuse:
+ * - `account`: every further message of the run (the key, the account or the phone number is refused or blocked);
+ * - `template`: every further message that uses the same template;
+ * - `recipient`: this recipient only (others go on);
+ * - `message`: this message only (its content is wrong);
+ * - `rate`: nothing by itself: a limit that passes.
+ */
+
+export type NetworkErrorScope = 'account' | 'template' | 'recipient' | 'message' | 'rate';
+
+export interface NetworkErrorInfo {
+	/** The network's code; undefined when the failure carried none. */
+	readonly code: number | undefined;
+	readonly scope: NetworkErrorScope;
+	/** What happened, in plain words. */
+	readonly reason: string;
+	/** What to do about it. */
+	readonly hint: string;
+}
+
+type Entry = Omit<NetworkErrorInfo, 'code'>;
+
+const KNOWN: Readonly<Record<number, Entry>> = {
+	0: {
+		scope: 'account',
+		reason: 'The network refused the account\'s authentication.',
+		hint: 'Check the API key and the account\'s access with the gateway\'s provider.',
+	},
+	10: {
+		scope: 'account',
+		reason: 'The account has no permission for this action.',
+		hint: 'Ask the gateway\'s provider to grant the permission to this phone number.',
+	},
+	190: {
+		scope: 'account',
+		reason: 'The account\'s access token expired.',
+		hint: 'Ask the gateway\'s provider to renew the account\'s access.',
+	},
+	368: {
+		scope: 'account',
+		reason: 'The account is temporarily blocked for policy violations.',
+		hint: 'Stop sending and check the account\'s quality and policy notices with the gateway\'s provider.',
+	},
+	130429: {
+		scope: 'rate',
+		reason: 'The phone number\'s message throughput was reached.',
+		hint: 'Send more slowly (Sending options: Messages per Second).',
+	},
+	131000: {
+		scope: 'message',
+		reason: 'The network failed to send the message for an unknown reason.',
+		hint: 'Try again later; if it persists, ask the gateway\'s provider.',
+	},
+	131005: {
+		scope: 'account',
+		reason: 'Access to the account was denied.',
+		hint: 'Check the account\'s permissions with the gateway\'s provider.',
+	},
+	131008: {
+		scope: 'message',
+		reason: 'A required parameter of the message is missing.',
+		hint: 'Fill in every required field of the message.',
+	},
+	131009: {
+		scope: 'message',
+		reason: 'A parameter of the message has a value the network does not accept.',
+		hint: 'Check the message\'s fields against the network\'s limits.',
+	},
+	131021: {
+		scope: 'recipient',
+		reason: 'The recipient is the sending phone number itself.',
+		hint: 'Send to another number.',
+	},
+	131026: {
+		scope: 'recipient',
+		reason: 'The message could not be delivered to this number (not on the network, an old app version, or it has not accepted the latest terms).',
+		hint: 'Check the number; reach this person another way.',
+	},
+	131031: {
+		scope: 'account',
+		reason: 'The business account is locked.',
+		hint: 'Stop sending and resolve the lock with the gateway\'s provider.',
+	},
+	131042: {
+		scope: 'account',
+		reason: 'The business account has a payment problem.',
+		hint: 'Fix the account\'s payment method with the gateway\'s provider.',
+	},
+	131047: {
+		scope: 'recipient',
+		reason: 'More than 24 hours have passed since the recipient last wrote: a free-form message is outside the customer-service window.',
+		hint: 'Send an approved template instead (Message Type: Template).',
+	},
+	131048: {
+		scope: 'account',
+		reason: 'The phone number is restricted for sending too many messages that were blocked or reported as spam.',
+		hint: 'Stop sending; check the number\'s quality rating before sending again.',
+	},
+	131049: {
+		scope: 'recipient',
+		reason: 'The network chose not to deliver this marketing message, to keep the recipient\'s engagement healthy (per-user marketing limit).',
+		hint: 'Do not retry at once; try again later or with another template category.',
+	},
+	131050: {
+		scope: 'recipient',
+		reason: 'The recipient stopped marketing messages from this business.',
+		hint: 'Do not send marketing messages to this recipient.',
+	},
+	131051: {
+		scope: 'message',
+		reason: 'The message type is not supported.',
+		hint: 'Send another message type.',
+	},
+	131052: {
+		scope: 'message',
+		reason: 'The media of the message could not be downloaded by the network.',
+		hint: 'Upload the media again and send it with its new ID.',
+	},
+	131053: {
+		scope: 'message',
+		reason: 'The media could not be uploaded (unsupported format or size).',
+		hint: 'Check the media\'s format and size against the network\'s limits.',
+	},
+	131056: {
+		scope: 'rate',
+		reason: 'Too many messages were sent to this recipient in a short time (pair rate limit).',
+		hint: 'Wait before sending to this recipient again (Sending options: Minimum Interval per Recipient).',
+	},
+	132000: {
+		scope: 'message',
+		reason: 'The number of template parameters does not match the template.',
+		hint: 'Give a value for each placeholder of the template, no more.',
+	},
+	132001: {
+		scope: 'template',
+		reason: 'The template does not exist in this language.',
+		hint: 'Check the template\'s name and language (Template > Get shows them).',
+	},
+	132005: {
+		scope: 'message',
+		reason: 'The template\'s text with its parameters is too long.',
+		hint: 'Shorten the parameter values.',
+	},
+	132007: {
+		scope: 'template',
+		reason: 'The template\'s content breaks a network policy.',
+		hint: 'Edit the template and have it approved again.',
+	},
+	132012: {
+		scope: 'message',
+		reason: 'A template parameter has the wrong format.',
+		hint: 'Give each parameter in the format the template expects.',
+	},
+	132015: {
+		scope: 'template',
+		reason: 'The template is paused because of its low quality.',
+		hint: 'Edit the template or use another approved template.',
+	},
+	132016: {
+		scope: 'template',
+		reason: 'The template is disabled because it was paused too many times.',
+		hint: 'Create a new template; this one cannot be sent again.',
+	},
+	133010: {
+		scope: 'account',
+		reason: 'The phone number is not registered on the network.',
+		hint: 'Register the phone number with the gateway\'s provider.',
+	},
+};
+
+const UNKNOWN_HINT = 'Look the code up in the network\'s error codes, or ask the gateway\'s provider.';
+
+/** The codes with an entry, in order (docs/network-errors.md lists them all; a test checks that it does). */
+export const KNOWN_NETWORK_ERROR_CODES: readonly number[] = Object.keys(KNOWN)
+	.map(Number)
+	.sort((a, b) => a - b);
+
+/** Reads a code as it may come (number or numeric text); undefined when it is no code. */
+export function networkErrorCode(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isInteger(value)) return value;
+	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
+	return undefined;
+}
+
+/** The entry of a known code; undefined for any other. */
+export function knownNetworkError(code: unknown): NetworkErrorInfo | undefined {
+	const number = networkErrorCode(code);
+	if (number === undefined) return undefined;
+	const entry = KNOWN[number];
+	return entry ? { code: number, ...entry } : undefined;
+}
+
+/**
+ * Reason and hint for any failure: a known code's own; for another code the network's own text (`title`, `message`)
+ * as the reason, with a generic hint. Unknown codes are scoped `message`: they never stop a run.
+ */
+export function describeNetworkError(code: unknown, networkText?: string): NetworkErrorInfo {
+	const known = knownNetworkError(code);
+	if (known) return known;
+	const text = networkText?.trim();
+	return {
+		code: networkErrorCode(code),
+		scope: 'message',
+		reason: text ? `The network refused the message: ${text}` : 'The network refused the message.',
+		hint: UNKNOWN_HINT,
+	};
+}
