@@ -519,7 +519,10 @@ describe('Send a template with parameters from the template (resource mapper)', 
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.error).toMatch(/Template 999 not found/);
 		expect(items[0].json.httpCode).toBe('404');
-		expect(items[2].json.error).toBe(items[0].json.error);
+		// One read's refusal, told for each item: its index, the field, nothing sent.
+		expect(items[0].json.error).toBe('The gateway answered 404 for item 0: Template 999 not found');
+		expect(items[2].json.error).toBe('The gateway answered 404 for item 2: Template 999 not found');
+		expect(items[2].json.description).toBe('Check "Template ID" of item 2. Nothing was sent for this item.');
 		expect(items[1].json.messageId).toEqual(expect.stringMatching(/^wamid\./));
 		const reads = gateway.sandbox.requests.filter((r) => r.method === 'GET').map((r) => r.path);
 		expect(reads.sort()).toEqual([`${ENDPOINTS.templates.path}/${welcome}`, `${ENDPOINTS.templates.path}/999`].sort());

@@ -33,6 +33,35 @@ describe('Message > Send a template defined by hand', () => {
 		expect(gateway.sandbox.requests.map((request) => request.status)).toEqual([404]);
 	});
 
+	it('the refusal names the item and the fields it points at, and says nothing was sent for the item', async () => {
+		const error = await rejectionOf(sendTemplate({ templateName: 'order_updat', templateLanguage: 'pt_BR' }));
+		expect(error.message).toBe('The gateway answered 404 for item 0: (#132001) Template name does not exist in the translation');
+		expect(error.description).toContain('Check "Template Name" or "Language Code" of item 0. Nothing was sent for this item.');
+		expect(error.description).toContain('The template does not exist in this language.');
+		// The gateway's own description is kept after ours.
+		expect(error.description).toContain('template name (order_updat) does not exist in pt_BR');
+	});
+
+	it('with Continue On Fail the error item of a refusal says the same', async () => {
+		const result = await runGateway(
+			gateway.sandbox,
+			{
+				resource: 'message',
+				operation: 'send',
+				recipientPhoneNumber: '+55 (11) 98888-7777',
+				messageType: 'template',
+				templateName: 'order_updat',
+				templateLanguage: 'pt_BR',
+			},
+			{ continueOnFail: true },
+		);
+		expect(result.output[0][0].json).toMatchObject({
+			error: 'The gateway answered 404 for item 0: (#132001) Template name does not exist in the translation',
+			description: expect.stringContaining('Nothing was sent for this item.'),
+			httpCode: '404',
+		});
+	});
+
 	it('a template the account has is sent', async () => {
 		await sendTemplate({ templateName: 'order_update', templateLanguage: 'pt_BR', templateBodyParameters: { parameter: [{ text: 'Ana' }] } });
 		expect(gateway.sandbox.requests.map((request) => request.status)).toEqual([200]);

@@ -9,7 +9,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { readBatching } from './batching';
 import { dispatch, type DispatchResult } from './dispatcher';
-import { asNodeError } from './nodeErrors';
+import { asNodeError, describeRefusal } from './nodeErrors';
+import type { RefusalContext } from '../../gateway/refusals';
 import { resources, type ResourceName } from './resources';
 import { openSendRun, type SendRun } from './run';
 import { readSending } from './sending';
@@ -31,8 +32,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		// n8n's Retry On Fail runs the node again even after a cancellation: such a try starts nothing.
 		if (run?.cancelled()) throw cancelledRun(this, 0, items.length);
-		if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items, run);
-		return [await runPerItem.call(this, operation, items, resource, run)];
+		const where = { resource, operation: operationName };
+		if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items, run, where);
+		return [await runPerItem.call(this, operation, items, where, run)];
 	} finally {
 		run?.close();
 	}
@@ -48,11 +50,12 @@ async function sendAndWait(
 	operation: ItemOperation,
 	items: INodeExecutionData[],
 	run: SendRun | undefined,
+	where: RefusalContext,
 ): Promise<INodeExecutionData[][]> {
 	try {
 		await operation.execute.call(this, 0, run);
 	} catch (error) {
-		const nodeError = asNodeError(this.getNode(), error, 0);
+		const nodeError = describeRefusal(this.getNode(), asNodeError(this.getNode(), error, 0), 0, where);
 		if (run?.cancelled() || !this.continueOnFail()) throw nodeError;
 		return [[{ json: errorJson(nodeError), pairedItem: { item: 0 } }]];
 	}
@@ -69,10 +72,10 @@ async function runPerItem(
 	this: IExecuteFunctions,
 	operation: ItemOperation,
 	items: INodeExecutionData[],
-	resource: ResourceName,
+	where: { resource: ResourceName; operation: string },
 	run: SendRun | undefined,
 ): Promise<INodeExecutionData[]> {
-	const batching = readBatching.call(this, resource);
+	const batching = readBatching.call(this, where.resource);
 	const result = await dispatch(
 		items.length,
 		{
@@ -81,7 +84,7 @@ async function runPerItem(
 			batch: batching && { size: batching.size, intervalMs: batching.intervalMs },
 			signal: run?.connection.cancel,
 		},
-		(itemIndex) => runItem.call(this, operation, itemIndex, run),
+		(itemIndex) => runItem.call(this, operation, itemIndex, run, where),
 		run ? run.sleep : async (ms) => await sleep(ms),
 	);
 	if (result.cancelled) throw cancelledRun(this, result.succeeded, items.length);
@@ -107,6 +110,7 @@ async function runItem(
 	operation: ItemOperation,
 	itemIndex: number,
 	run: SendRun | undefined,
+	where: RefusalContext,
 ): Promise<IDataObject | IDataObject[]> {
 	let claimed: ClaimedTurn | undefined;
 	if (run && operation.recipientOf) {
@@ -119,7 +123,19 @@ async function runItem(
 		return output;
 	} catch (error) {
 		claimed?.turn.done(true);
-		throw asNodeError(this.getNode(), error, itemIndex);
+		const nodeError = asNodeError(this.getNode(), error, itemIndex);
+		throw describeRefusal(this.getNode(), nodeError, itemIndex, refusalContext.call(this, where, itemIndex));
+	}
+}
+
+/** Where a refusal happened; Message > Send adds how its template is given (a refusal's field depends on it). */
+function refusalContext(this: IExecuteFunctions, where: RefusalContext, itemIndex: number): RefusalContext {
+	if (where.resource !== 'message' || where.operation !== 'send') return where;
+	try {
+		const templateSource = this.getNodeParameter('templateParameterSource', itemIndex, 'manual');
+		return { ...where, templateSource: typeof templateSource === 'string' ? templateSource : undefined };
+	} catch {
+		return where;
 	}
 }
 

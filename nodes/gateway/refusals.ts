@@ -1,0 +1,77 @@
+/**
+ * How a gateway refusal (an answer of 4xx) reads: like the node's own checks, it names the item, the field the refusal
+ * points at when the node can tell (by the network's code, networkErrors.ts, or by the operation for a 404 of an id),
+ * and that nothing was sent for the item. Pure: no n8n imports, tested directly.
+ */
+import { knownNetworkError } from './networkErrors';
+
+/** Where a refusal happened: the operation, and for Message > Send how its template was given. */
+export interface RefusalContext {
+	resource: string;
+	operation: string;
+	/** Message > Send's Template Details: `manual` (by name and language) or `fromTemplate` (by ID). */
+	templateSource?: string;
+}
+
+/** The fields (as the editor shows them) a template message's parameters are given in, by Template Details. */
+const TEMPLATE_PARAMETER_FIELDS: Record<string, string[]> = {
+	manual: ['Body Parameters', 'URL Button Parameters'],
+	fromTemplate: ['Template Parameters'],
+};
+const TEMPLATE_FIELDS: Record<string, string[]> = {
+	manual: ['Template Name', 'Language Code'],
+	fromTemplate: ['Template ID'],
+};
+/** Codes that point at the template's parameters rather than at the template. */
+const TEMPLATE_PARAMETER_CODES = new Set([132000, 132005, 132012]);
+
+/** Operations whose one id field a 404 points at. */
+const ID_FIELDS: Record<string, string> = {
+	'template:get': 'Template ID',
+	'template:edit': 'Template ID',
+	'message:markAsRead': 'Message ID',
+};
+
+/** The fields a refusal points at; empty when the node cannot tell. */
+export function refusedFields(context: RefusalContext, status: number, code: unknown): string[] {
+	const key = `${context.resource}:${context.operation}`;
+	const known = knownNetworkError(code);
+	const sends = key === 'message:send' || key === 'message:sendAndWait';
+	if (sends && known?.scope === 'recipient') return ['Recipient Phone Number'];
+	if (key === 'message:send' && known?.code === 132001) return TEMPLATE_FIELDS[context.templateSource ?? 'manual'] ?? [];
+	if (key === 'message:send' && known && TEMPLATE_PARAMETER_CODES.has(known.code as number)) {
+		return TEMPLATE_PARAMETER_FIELDS[context.templateSource ?? 'manual'] ?? [];
+	}
+	if (status === 404 && ID_FIELDS[key]) return [ID_FIELDS[key]];
+	// By ID, the template is read before the send: a 404 without a network code is that read.
+	if (key === 'message:send' && status === 404 && !known && context.templateSource === 'fromTemplate') return ['Template ID'];
+	return [];
+}
+
+const quoted = (fields: string[]): string => fields.map((field) => `"${field}"`).join(' or ');
+
+/** The gateway's message with the item named: "The gateway answered 404 for item 0: ...". */
+export function refusalMessage(message: string, itemIndex: number): string {
+	if (message.includes(`item ${itemIndex}`)) return message;
+	const named = message.replace(/^(The gateway answered \d{3})/, `$1 for item ${itemIndex}`);
+	return named === message ? `${message} (item ${itemIndex})` : named;
+}
+
+/**
+ * The description of a refusal: what the network's code means and what to do (when known), the fields to check, that
+ * nothing was sent for the item, then the gateway's own description.
+ */
+export function refusalDescription(options: {
+	itemIndex: number;
+	fields: string[];
+	code?: unknown;
+	gatewayDescription?: string;
+}): string {
+	const known = knownNetworkError(options.code);
+	const parts: string[] = [];
+	if (known) parts.push(known.reason, known.hint);
+	if (options.fields.length) parts.push(`Check ${quoted(options.fields)} of item ${options.itemIndex}.`);
+	parts.push('Nothing was sent for this item.');
+	if (options.gatewayDescription) parts.push(options.gatewayDescription);
+	return parts.join(' ');
+}

@@ -1,0 +1,54 @@
+import { refusalDescription, refusalMessage, refusedFields } from '../../../nodes/gateway/refusals';
+
+const send = { resource: 'message', operation: 'send' };
+
+describe('refusedFields: the field a gateway refusal points at', () => {
+	it('a template that does not exist points at the fields that name it, by how the template is given', () => {
+		expect(refusedFields({ ...send, templateSource: 'manual' }, 404, 132001)).toEqual(['Template Name', 'Language Code']);
+		expect(refusedFields({ ...send, templateSource: 'fromTemplate' }, 404, '132001')).toEqual(['Template ID']);
+	});
+
+	it('codes about the recipient point at the recipient, for a send and a send and wait', () => {
+		for (const code of [131026, 131047, 131021, 131050]) {
+			expect(refusedFields(send, 400, code)).toEqual(['Recipient Phone Number']);
+		}
+		expect(refusedFields({ resource: 'message', operation: 'sendAndWait' }, 400, 131026)).toEqual(['Recipient Phone Number']);
+	});
+
+	it('a wrong number of template parameters points at the parameter fields', () => {
+		expect(refusedFields({ ...send, templateSource: 'manual' }, 400, 132000)).toEqual(['Body Parameters', 'URL Button Parameters']);
+		expect(refusedFields({ ...send, templateSource: 'fromTemplate' }, 400, 132000)).toEqual(['Template Parameters']);
+	});
+
+	it('a 404 of an operation on one id points at that id', () => {
+		expect(refusedFields({ resource: 'template', operation: 'get' }, 404, undefined)).toEqual(['Template ID']);
+		expect(refusedFields({ resource: 'template', operation: 'edit' }, 404, undefined)).toEqual(['Template ID']);
+		expect(refusedFields({ ...send, templateSource: 'fromTemplate' }, 404, undefined)).toEqual(['Template ID']);
+	});
+
+	it('names no field when the node cannot tell', () => {
+		expect(refusedFields(send, 400, 131000)).toEqual([]);
+		expect(refusedFields(send, 404, undefined)).toEqual([]);
+		expect(refusedFields({ resource: 'template', operation: 'get' }, 400, undefined)).toEqual([]);
+		expect(refusedFields({ resource: 'media', operation: 'upload' }, 400, 131026)).toEqual([]);
+	});
+});
+
+describe('refusalMessage and refusalDescription', () => {
+	it('puts the item in the gateway\'s message once', () => {
+		const message = refusalMessage('The gateway answered 404: (#132001) Template name does not exist', 3);
+		expect(message).toBe('The gateway answered 404 for item 3: (#132001) Template name does not exist');
+		expect(refusalMessage(message, 3)).toBe(message);
+		expect(refusalMessage('Something else', 2)).toBe('Something else (item 2)');
+	});
+
+	it('says what the code means, which field to check, that nothing was sent, then the gateway\'s words', () => {
+		expect(
+			refusalDescription({ itemIndex: 1, fields: ['Template Name', 'Language Code'], code: 132001, gatewayDescription: 'not in pt_BR' }),
+		).toBe(
+			'The template does not exist in this language. Check the template\'s name and language (Template > Get shows them). ' +
+				'Check "Template Name" or "Language Code" of item 1. Nothing was sent for this item. not in pt_BR',
+		);
+		expect(refusalDescription({ itemIndex: 0, fields: [] })).toBe('Nothing was sent for this item.');
+	});
+});
