@@ -180,7 +180,7 @@ describe('Person Data > Upload: three files, the middle one bad', () => {
 		);
 		expect(error.description).toContain(`<li>item 0 (monday.csv): fileId <code>${monday.fileId}</code></li>`);
 		expect(error.description).toContain('The files of item 2 were not uploaded.');
-		expect((error.context.data as IDataObject).accepted).toEqual([{ upload: 'item 0 (monday.csv)', fileId: monday.fileId }]);
+		expect((error as unknown as { data: IDataObject }).data.accepted).toEqual([{ upload: 'item 0 (monday.csv)', fileId: monday.fileId }]);
 	});
 
 	it('with Continue On Fail: an error item in the bad file\'s place, and the next file is uploaded', async () => {

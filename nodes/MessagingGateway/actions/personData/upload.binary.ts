@@ -112,8 +112,13 @@ async function uploadFile(
 				maxPartBytes: settings.maxPartBytes,
 				earlierRecords: earlierPartRecords.call(this, recordKey),
 			});
-			const check = await checkPersonFile(await open(), settings.format, settings.keys, MAX_REPORTED_VIOLATIONS, (record) =>
-				planner.add(record),
+			const check = await checkPersonFile(
+				await open(),
+				settings.format,
+				settings.keys,
+				MAX_REPORTED_VIOLATIONS,
+				(record) => planner.add(record),
+				settings.defaultCountry,
 			);
 			checked = check.summary;
 			if (checked.invalid > 0 && !settings.skipInvalid) throw invalidRowsError(this, checked, 'record', itemIndex);
@@ -136,7 +141,7 @@ async function uploadFile(
 			};
 		}
 
-		const records = validFileRecords(await open(), settings.format, settings.keys, new ValidationSummary(0));
+		const records = validFileRecords(await open(), settings.format, settings.keys, new ValidationSummary(0), settings.defaultCountry);
 		const { sent, failed } = await sendParts.call(this, plan, (part) => recordsOfPart(records, part), settings, {
 			word: 'record',
 			fileItemIndex: itemIndex,
@@ -177,12 +182,18 @@ function fileError(
 	settings: Settings,
 ): UploadError | NodeApiError {
 	if (error instanceof PersonFileError) {
-		return new UploadError(context, `The ${settings.format.toUpperCase()} file: ${error.message}`, {
+		return new UploadError(context, fileErrorMessage(settings.format.toUpperCase(), error.message, itemIndex), {
 			itemIndex,
 			blocks: ['Nothing of this file was uploaded. Check the File Format option and the file.'],
 		});
 	}
 	return asUploadError(context, error, 'record', itemIndex);
+}
+
+/** The reader's words with the item, naming the file once ("The JSON file is empty", not "The JSON file: The JSON file ..."). */
+export function fileErrorMessage(format: string, reason: string, itemIndex: number): string {
+	if (/^The (CSV|JSON) (file|array)\b/.test(reason)) return `${reason} (item ${itemIndex})`;
+	return `The ${format} file of item ${itemIndex}: ${reason}`;
 }
 
 async function* once(bytes: Buffer): AsyncGenerator<Buffer> {

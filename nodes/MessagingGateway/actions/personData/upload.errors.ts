@@ -4,7 +4,8 @@
  * n8n's error panel renders a description as (sanitised) HTML: newlines collapse into one run of text, while `<ul>`,
  * `<li>`, `<code>` and `<b>` are kept and styled. So a description is built once as a list of blocks and rendered
  * twice: as HTML for the error panel, and as plain text for the error item of Continue On Fail. The full list of
- * invalid records goes into the error's `context.data` (the panel's "Error data") and the error item's `invalid`.
+ * invalid records goes into the error item's `violations`. Not into the error's `context.data`: n8n's panel shows
+ * that under "From Messaging Gateway", which reads as the gateway's answer, and these are the node's own refusals.
  *
  * Words: "item" is an input item, "record" a row (or JSON element) of a binary file; both count from 0 like n8n's
  * items.
@@ -73,7 +74,6 @@ export class UploadError extends NodeOperationError {
 		super(context.getNode(), message, { itemIndex: options.itemIndex, description: descriptionHtml(options.blocks) });
 		this.blocks = options.blocks;
 		this.data = options.data ?? {};
-		if (options.data) this.context.data = options.data;
 	}
 
 	/** Adds blocks at the end (what was already uploaded), keeping the HTML description in step. */
@@ -97,7 +97,7 @@ function violationList(summary: ValidationSummary, word: RowWord): Block {
 		title: `The first invalid ${word}s:`,
 		entries: [
 			...shown.map((violation) => violationEntry(violation, word)),
-			...(rest > 0 ? [[`… and ${rest} more in the error data${capped(summary)}`]] : []),
+			...(rest > 0 ? [[`… and ${rest} more${capped(summary)}: with Continue On Fail, the error item lists them all`]] : []),
 		],
 	};
 }
@@ -121,7 +121,8 @@ export function invalidRowsError(
 	const total = summary.valid + summary.invalid;
 	const first = summary.violations[0];
 	return new UploadError(context, `${summary.invalid} of ${total} ${word}s break the gateway's person rules`, {
-		itemIndex: itemIndex ?? first?.itemIndex,
+		// One item named only when one is invalid: n8n adds "[item N]" to the message, which for several would name one.
+		itemIndex: itemIndex ?? (summary.invalid === 1 ? first?.itemIndex : undefined),
 		blocks: [
 			`Nothing was uploaded${word === 'record' ? ' from this file' : ''}.`,
 			violationList(summary, word),
@@ -243,7 +244,6 @@ export function withAccepted(error: UploadError | NodeApiError, accepted: readon
 	appendBlocks(error, uploadedBlock(accepted));
 	if (error instanceof UploadError) {
 		error.data.accepted = acceptedData(accepted);
-		error.context.data = error.data;
 	}
 	return error;
 }
