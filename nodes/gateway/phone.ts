@@ -7,11 +7,9 @@
  * A number with `+` or `00` is international. A number of digits only is read as a national number of the Default
  * Country when one is set (`(11) 98888-7777` with BR is +55 11 98888-7777, not +1 198…), else as international
  * digits (`5511988887777`). What is not a valid number of its country's plan is refused with the reason; nothing is
- * guessed. Which invented numbers are refused depends on where the number goes (docs/phone-numbers.md):
- * - a message recipient: only subscriber digits of one digit repeated (`+55 11 99999-9999`), which no plan issues;
- *   runs such as `98765-4321` are real numbers and are sent;
- * - a person key field (spec 2.8 rule 4, `keyField`): runs too (`+55 11 91234-5678`).
- * Pure: no n8n imports.
+ * guessed. Invented numbers, for a message recipient and a person's Phone alike (docs/phone-numbers.md): only
+ * subscriber digits of one digit repeated (`+55 11 99999-9999`), which no plan issues; runs such as `98765-4321` are
+ * real numbers. Pure: no n8n imports.
  */
 import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength } from './libphonenumber';
 import type { CountryCode, PhoneNumber } from './libphonenumber';
@@ -26,12 +24,10 @@ export interface PhoneCheckOptions {
 	defaultCountry?: CountryCode;
 	/** What to do about a national number when there is no Default Country; by default, set one. */
 	nationalHint?: string;
-	/** A person key field (spec 2.8 rule 4): runs of digits are refused as invented too, not only one digit repeated. */
-	keyField?: boolean;
 }
 
 const DEFAULT_COUNTRY_HINT =
-	'write it with + and the country code, or set Default Country in the credential (or the node option) to read national numbers';
+	"write it with + and the country code, or set Default Country in the credential or the node's Default Country field to read national numbers";
 
 /** Characters people put around the digits of a number. */
 const NUMBER_TEXT = /^\+?[\d\s().\-/]+$/;
@@ -41,7 +37,6 @@ const SUBSCRIBER_DIGITS = 8;
 
 const EXAMPLE = 'e.g. +55 11 98888-7777';
 const REPEATED_PROBLEM = 'is an invented number (one digit repeated), not a real phone number';
-const INVENTED_PROBLEM = 'is an invented number (repeated or consecutive digits), not a real phone number';
 
 const ASCENDING = '01234567890123456789';
 const DESCENDING = '98765432109876543210';
@@ -52,7 +47,7 @@ export function isOneDigitRepeated(digits: string): boolean {
 }
 
 /**
- * Invented numbers of person rule 4: one digit repeated (`11111111`) or a run up or down (`12345678`, `98765432`,
+ * Invented digits of person rule 4 for a CPF (persons/values.ts): one digit repeated (`11111111`) or a run up or down (`12345678`, `98765432`,
  * wrapping after 9 or 0 as in `90123456`).
  */
 export function isInventedNumber(digits: string): boolean {
@@ -89,14 +84,13 @@ export function checkPhone(input: unknown, options: PhoneCheckOptions = {}): Pho
 		};
 	}
 	const digits = raw.replace(/\D/g, '');
-	const keyField = options.keyField === true;
-	if (raw.startsWith('+')) return international(digits, keyField);
-	if (digits.startsWith('00')) return international(digits.slice(2), keyField);
-	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry, keyField);
+	if (raw.startsWith('+')) return international(digits);
+	if (digits.startsWith('00')) return international(digits.slice(2));
+	if (options.defaultCountry) return nationalOrInternational(raw, digits, options.defaultCountry);
 	const hint = options.nationalHint ?? DEFAULT_COUNTRY_HINT;
 	if (digits.startsWith('0')) return { problem: `looks like a national number (it starts with 0); ${hint}` };
 	const number = parse(`+${digits}`);
-	if (number?.isValid()) return notInvented(number, keyField);
+	if (number?.isValid()) return notInvented(number);
 	return { problem: `is not a valid international number; if it is a national number, ${hint}` };
 }
 
@@ -110,7 +104,7 @@ export function phoneProblemText(input: unknown, problem: string): string {
  * Digits only and a Default Country: national if valid there, else international. Digits valid both ways as
  * different numbers are refused, unless written the national way: a trunk prefix 0 or an area code in brackets.
  */
-function nationalOrInternational(raw: string, digits: string, country: CountryCode, keyField: boolean): PhoneCheck {
+function nationalOrInternational(raw: string, digits: string, country: CountryCode): PhoneCheck {
 	const national = parse(digits, country);
 	const writtenNationally = digits.startsWith('0') || raw.startsWith('(');
 	const international = writtenNationally ? undefined : parse(`+${digits}`);
@@ -121,13 +115,13 @@ function nationalOrInternational(raw: string, digits: string, country: CountryCo
 			problem: `may be ${national.number} (a national number of ${country}) or ${international.number}; write it with + and the country code`,
 		};
 	}
-	if (nationalValid) return notInvented(national, keyField);
-	if (internationalValid) return notInvented(international, keyField);
+	if (nationalValid) return notInvented(national);
+	if (internationalValid) return notInvented(international);
 	return { problem: planProblem(national ?? undefined, country) };
 }
 
 /** `digits`: the international digits, without `+` or `00`. */
-function international(digits: string, keyField: boolean): PhoneCheck {
+function international(digits: string): PhoneCheck {
 	const number = parse(`+${digits}`);
 	if (!number) {
 		const known = /^[1-9]/.test(digits) && digits.length > 3;
@@ -138,7 +132,7 @@ function international(digits: string, keyField: boolean): PhoneCheck {
 		};
 	}
 	if (!number.isValid()) return { problem: planProblem(number) };
-	return notInvented(number, keyField);
+	return notInvented(number);
 }
 
 /**
@@ -149,12 +143,10 @@ function parse(digits: string, defaultCountry?: CountryCode): PhoneNumber | unde
 	return parsePhoneNumberFromString(digits, { defaultCountry, extract: false });
 }
 
-/** A valid number's digits, unless its subscriber digits are invented (see the module's comment for which). */
-function notInvented(number: PhoneNumber, keyField: boolean): PhoneCheck {
+/** A valid number's digits, unless its subscriber digits are one digit repeated (invented). */
+function notInvented(number: PhoneNumber): PhoneCheck {
 	const subscriber = String(number.nationalNumber).slice(-SUBSCRIBER_DIGITS);
-	if (keyField ? isInventedNumber(subscriber) : isOneDigitRepeated(subscriber)) {
-		return { problem: keyField ? INVENTED_PROBLEM : REPEATED_PROBLEM };
-	}
+	if (isOneDigitRepeated(subscriber)) return { problem: REPEATED_PROBLEM };
 	return { digits: number.number.slice(1) };
 }
 

@@ -178,12 +178,15 @@ describe('Person Data > Upload from items', () => {
 		const items = jsonItems([...PEOPLE, { first_name: 'Bad', email: 'N/A' }, { email: 'x@example.com' }]);
 		const error = await rejectionOf(run({}, items));
 		expect(error.message).toBe("2 of 5 items break the gateway's person rules");
-		expect(error.context.itemIndex).toBe(3);
+		// No one item named: n8n would add "[item 3]" to a message about two items.
+		expect(error.context.itemIndex).toBeUndefined();
+		// A local refusal: nothing in context.data, which n8n's panel shows under "From Messaging Gateway".
+		expect(error.context.data).toBeUndefined();
 		// n8n's error panel renders the description as HTML: a list, not lines glued together.
 		expect(error.description).toContain('<li>item 3: Email <code>N/A</code> is a placeholder, not an e-mail</li>');
 		expect(error.description).toContain('<li>item 4: FirstName/LastName is missing: one of them is required</li>');
 		expect(error.description).not.toContain('\n');
-		expect((error.context.data as IDataObject).violations).toHaveLength(2);
+		expect((error as unknown as { data: IDataObject }).data.violations).toHaveLength(2);
 		expect(uploads()).toHaveLength(0);
 	});
 
@@ -191,8 +194,8 @@ describe('Person Data > Upload from items', () => {
 		const items = jsonItems(Array.from({ length: 30 }, (_, i) => ({ first_name: `P${i}`, email: `bad-${i}` })));
 		const error = await rejectionOf(run({}, items));
 		expect(error.description!.match(/<li>item \d+:/g)).toHaveLength(5);
-		expect(error.description).toContain('… and 25 more in the error data');
-		expect((error.context.data as IDataObject).violations).toHaveLength(30);
+		expect(error.description).toContain('… and 25 more: with Continue On Fail, the error item lists them all');
+		expect((error as unknown as { data: IDataObject }).data.violations).toHaveLength(30);
 	});
 
 	it('with Continue On Fail, invalid items become one error item for the file, paired with every item, never the input', async () => {
@@ -297,7 +300,7 @@ describe('Person Data > Upload: parts that fail', () => {
 		for (const file of files) expect(error.description).toContain(`fileId <code>${file.fileId}</code>`);
 		expect(error.description).toContain('running the node again uploads them again');
 		expect(error.description).toMatch(/Part \d+ of the file \(items [\d, -]*40\) was not uploaded, nor the items after it/);
-		expect((error.context.data as IDataObject).accepted).toHaveLength(files.length);
+		expect((error as unknown as { data: IDataObject }).data.accepted).toHaveLength(files.length);
 		// Every accepted part is complete: the records before the failed part, each once.
 		expect(storedRows().map((row) => row.Email)).toEqual(items.slice(0, storedRows().length).map((item) => item.json.email));
 	});
@@ -488,7 +491,7 @@ describe('Person Data > Upload: a record that changes between the check and the 
 		const error = await rejectionOf(run({ ...parameters, onInvalid }, items()));
 		expect(error.message).toMatch(/^The record of item 1 changed after it was checked: visits "seven" must be a whole number/);
 		expect(error.context.itemIndex).toBe(1);
-		expect((error.context.data as IDataObject).changed).toEqual({ itemIndex: 1, field: 'visits', reason: 'must be a whole number (Integer)', value: 'seven' });
+		expect((error as unknown as { data: IDataObject }).data.changed).toEqual({ itemIndex: 1, field: 'visits', reason: 'must be a whole number (Integer)', value: 'seven' });
 		// The part was planned with both items in the check.
 		expect(error.description).toContain('Part 1 of the file (items 0-1) was not uploaded, nor the items after it.');
 		expect(gateway.sandbox.state.personFiles).toHaveLength(0);
@@ -506,5 +509,38 @@ describe('Person Data > Upload: a record that changes between the check and the 
 		expect(error.message).toMatch(/^Part 1 changed between the check and the upload: .*item 1/);
 		expect(error.context.itemIndex).toBe(1);
 		expect(gateway.sandbox.state.personFiles).toHaveLength(0);
+	});
+});
+
+describe('Person Data > Upload: phones as a new user writes them (issue 30)', () => {
+	const firstRows = jsonItems([
+		{ name: 'Ana Souza', phone: '+55 31 98765-4321' },
+		{ name: 'Bruno Lima', phone: '+55 21 99876-5432' },
+		{ name: 'Carla Dias', phone: '(21) 99876-5432' },
+	]);
+	const upload = (parameters: INodeParameters, credentials?: Record<string, string>) =>
+		runGateway(gateway.sandbox, { resource: 'personData', operation: 'upload', ...parameters }, { items: firstRows, credentials });
+
+	it("accepts runs of digits as Send does, and reads a national number in the credential's Default Country", async () => {
+		await upload({}, { defaultCountry: 'BR' });
+		expect(storedRows().map((row) => row.Phone)).toEqual(['5531987654321', '5521998765432', '5521998765432']);
+	});
+
+	it("reads a national number in the node's Default Country, which wins over the credential's", async () => {
+		await upload({ defaultCountry: 'br' }, { defaultCountry: 'US' });
+		expect(storedRows().map((row) => row.Phone)).toEqual(['5531987654321', '5521998765432', '5521998765432']);
+	});
+
+	it('without a Default Country refuses only the national number, saying where to set one', async () => {
+		const error = await rejectionOf(upload({}, { defaultCountry: '' }));
+		expect(error.message).toBe("1 of 3 items break the gateway's person rules");
+		expect(error.description).toContain("set Default Country in the credential or the node's Default Country field");
+		expect(uploads()).toHaveLength(0);
+	});
+
+	it('refuses a Default Country that is no country, naming the field, before anything is uploaded', async () => {
+		const error = await rejectionOf(upload({ defaultCountry: 'Brazil' }));
+		expect(error.message).toMatch(/^Default Country: "Brazil" is not a country code/);
+		expect(uploads()).toHaveLength(0);
 	});
 });

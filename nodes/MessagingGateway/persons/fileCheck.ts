@@ -4,6 +4,7 @@
  * record.
  */
 import { CSV_ATTRIBUTE_TYPE_SEPARATOR, type KeyConfiguration, type PersonRow, type RawPersonRow } from './fields';
+import type { CountryCode } from '../../gateway/phone';
 import type { SourceRecord } from './parts';
 import { readPersonFile } from './reader';
 import { isPersonRow, ValidationSummary, validatePersonRow } from './validation';
@@ -25,13 +26,14 @@ export async function* validFileRecords(
 	format: PersonFileFormatName,
 	keys: KeyConfiguration,
 	summary: ValidationSummary,
+	defaultCountry?: CountryCode,
 ): AsyncGenerator<SourceRecord> {
 	for await (const record of readPersonFile(input, format)) {
 		if (record.problem) {
 			summary.addInvalid([record.problem]);
 			continue;
 		}
-		const result = validatePersonRow(record.raw, record.index, keys);
+		const result = validatePersonRow(record.raw, record.index, keys, defaultCountry);
 		if (isPersonRow(result)) {
 			summary.addValid();
 			countNormalised(record.raw, result, format, summary);
@@ -75,8 +77,9 @@ export async function checkPersonFile(
 	keys: KeyConfiguration,
 	maxViolations = 100,
 	onValid?: (record: SourceRecord) => void,
+	defaultCountry?: CountryCode,
 ): Promise<FileCheck> {
 	const summary = new ValidationSummary(maxViolations);
-	for await (const record of validFileRecords(input, format, keys, summary)) onValid?.(record);
+	for await (const record of validFileRecords(input, format, keys, summary, defaultCountry)) onValid?.(record);
 	return { records: summary.valid + summary.invalid, summary };
 }

@@ -17,17 +17,18 @@ import {
 	type PersonViolation,
 	type RawPersonRow,
 } from './fields';
+import type { CountryCode } from '../../gateway/phone';
 import { excerpt, fieldText, type Invalid, isAbsent, isInvalid, normaliseAttribute, normaliseCpf, normaliseEmail, normalisePhone } from './values';
 
 /** The checked written form of a field's value: the key fields have rules of their own (rule 4), the others are text. */
-export function normaliseField(field: PersonField, value: unknown): string | Invalid {
+export function normaliseField(field: PersonField, value: unknown, defaultCountry?: CountryCode): string | Invalid {
 	switch (field) {
 		case 'CPF':
 			return normaliseCpf(value);
 		case 'Email':
 			return normaliseEmail(value);
 		case 'Phone':
-			return normalisePhone(value);
+			return normalisePhone(value, defaultCountry);
 		default:
 			return fieldText(value);
 	}
@@ -40,10 +41,15 @@ function violation(itemIndex: number, field: string, reason: string, value?: unk
 /**
  * The one validation of a record: its written form when valid (a new row: nothing of it is shared with another
  * record), or all of its violations. A key configuration names the configured keys in priority order; empty means
- * none configured. On Invalid = Fail calls it in its first pass to check every record and in its second to write
- * them; Skip and file uploads call it once per record.
+ * none configured; `defaultCountry` reads national phone numbers. On Invalid = Fail calls it in its first pass to
+ * check every record and in its second to write them; Skip and file uploads call it once per record.
  */
-export function validatePersonRow(raw: RawPersonRow, itemIndex: number, keys: KeyConfiguration): PersonRow | PersonViolation[] {
+export function validatePersonRow(
+	raw: RawPersonRow,
+	itemIndex: number,
+	keys: KeyConfiguration,
+	defaultCountry?: CountryCode,
+): PersonRow | PersonViolation[] {
 	const { columns } = raw;
 	const violations: PersonViolation[] = [];
 	const fields = new Array<string | undefined>(columns.fields.length);
@@ -54,7 +60,7 @@ export function validatePersonRow(raw: RawPersonRow, itemIndex: number, keys: Ke
 		const value = raw.fields[i];
 		if (isAbsent(value)) continue;
 		if ((KEY_FIELDS as readonly string[]).includes(field)) hasKey = true;
-		const result = normaliseField(field, value);
+		const result = normaliseField(field, value, defaultCountry);
 		if (isInvalid(result)) {
 			violations.push(violation(itemIndex, field, result.reason, value));
 			continue;

@@ -3,7 +3,7 @@
  * written form of each custom attribute type (rule 5). Each normaliser returns the exact text to write, or an
  * `Invalid` with a reason a user can act on. Shared by type inference (mapping.ts) and validation (validation.ts).
  */
-import { checkPhone, isInventedNumber } from '../../gateway/phone';
+import { checkPhone, type CountryCode, isInventedNumber } from '../../gateway/phone';
 import type { AttributeType } from './fields';
 
 export interface Invalid {
@@ -126,20 +126,23 @@ export function normaliseEmail(value: unknown): string | Invalid {
 }
 
 /**
- * Phone: the international digits of a number valid for its country's plan and not invented, read by the phone
- * module that recipients use too (`+55 (11) 98888-7777` and `5511988887777` give `5511988887777`).
+ * Phone: the international digits of a number valid for its country's plan, read by the phone module with the rule
+ * of recipients (`+55 (11) 98888-7777` and `5511988887777` give `5511988887777`): only one digit repeated is
+ * invented, runs such as `98765-4321` are real numbers. A national number (`(21) 99876-5432`) is read in the Default
+ * Country when one is set, as a recipient is.
  */
-export function normalisePhone(value: unknown): string | Invalid {
+export function normalisePhone(value: unknown, defaultCountry?: CountryCode): string | Invalid {
 	let text: string;
 	if (typeof value === 'number' && Number.isSafeInteger(value)) text = String(value);
 	else if (typeof value === 'string') text = value.trim();
 	else return invalid('must be text');
 	if (isPlaceholder(text)) return invalid('is a placeholder, not a phone number');
-	const checked = checkPhone(text, PERSON_PHONE_OPTIONS);
+	const checked = checkPhone(text, { defaultCountry, nationalHint: PERSON_NATIONAL_HINT });
 	return 'digits' in checked ? checked.digits : invalid(checked.problem);
 }
 
-const PERSON_PHONE_OPTIONS = { nationalHint: 'write it with its country code, e.g. 5511988887777', keyField: true };
+const PERSON_NATIONAL_HINT =
+	"write it with its country code (e.g. 5511988887777), or set Default Country in the credential or the node's Default Country field";
 
 // ---- Custom attribute values (rule 5) ----
 

@@ -1,26 +1,26 @@
 /**
  * The phone module must give libphonenumber's own verdict for international numbers: a number is sent, as the
  * library's E.164 digits, exactly when the library's public API calls it valid and its subscriber digits are not one
- * digit repeated (for a person key field: not invented by rule 4). Checked over every country's example number (the
+ * digit repeated (for a recipient and a person's Phone alike). Checked over every country's example number (the
  * library's public examples export, by country code), every one-digit change of it, one digit fewer and more, one or
  * two digits put in front, and random digit strings.
  */
 import examples from 'libphonenumber-js/mobile/examples';
 import { getCountries, getExampleNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
-import { checkPhone, isInventedNumber, isOneDigitRepeated } from '../../../nodes/gateway/phone';
+import { checkPhone, isOneDigitRepeated } from '../../../nodes/gateway/phone';
 
 /** What the library's public API decides for an international number: its digits to send, or refused. */
-function libraryVerdict(international: string, keyField: boolean): string | 'refused' {
+function libraryVerdict(international: string): string | 'refused' {
 	const number = parsePhoneNumberFromString(international);
 	if (!number?.isValid()) return 'refused';
 	const subscriber = number.nationalNumber.slice(-8);
-	if (keyField ? isInventedNumber(subscriber) : isOneDigitRepeated(subscriber)) return 'refused';
+	if (isOneDigitRepeated(subscriber)) return 'refused';
 	return number.number.slice(1);
 }
 
-function moduleVerdict(international: string, keyField: boolean): string | 'refused' {
-	const check = checkPhone(international, { keyField });
+function moduleVerdict(international: string): string | 'refused' {
+	const check = checkPhone(international);
 	return 'digits' in check ? check.digits : 'refused';
 }
 
@@ -69,7 +69,7 @@ describe('phone module and libphonenumber agree', () => {
 		expect(refused).toEqual([]);
 	});
 
-	it.each([false, true])('gives the same verdict on variants and random numbers (person key field: %p)', (keyField) => {
+	it('gives the same verdict on variants and random numbers', () => {
 		const inputs = [
 			...exampleNumbers.flatMap(({ number }) => variantsOf(number.countryCallingCode, number.nationalNumber)),
 			...randomNumbers(10_000),
@@ -77,9 +77,9 @@ describe('phone module and libphonenumber agree', () => {
 		const disagreements: string[] = [];
 		let sent = 0;
 		for (const input of inputs) {
-			const expected = libraryVerdict(input, keyField);
+			const expected = libraryVerdict(input);
 			if (expected !== 'refused') sent++;
-			const actual = moduleVerdict(input, keyField);
+			const actual = moduleVerdict(input);
 			if (actual !== expected) disagreements.push(`${input}: module ${actual}, library ${expected}`);
 		}
 		expect(disagreements.slice(0, 10)).toEqual([]);

@@ -44,20 +44,6 @@ describe('checkPhone: international numbers', () => {
 	});
 });
 
-describe('checkPhone: person key fields (spec 2.8 rule 4)', () => {
-	it.each(['+55 11 99999-9999', '+55 11 91234-5678', '+55 11 98765-4321', '+55 21 99876-5432'])(
-		'%p is valid for the plan but invented (repeated or consecutive digits), and refused',
-		(input) => {
-			expect(problemOf(checkPhone(input, { keyField: true }))).toMatch(/invented number/);
-		},
-	);
-
-	it('takes the numbers whose last digits are neither', () => {
-		expect(checkPhone('+55 11 98888-7777', { keyField: true })).toEqual({ digits: '5511988887777' });
-		expect(checkPhone('+351 912 345 679', { keyField: true })).toEqual({ digits: '351912345679' });
-	});
-});
-
 describe('checkPhone: national numbers and the Default Country', () => {
 	it('reads (11) 98888-7777 as a Brazilian number with BR, never as country code 1', () => {
 		expect(checkPhone('(11) 98888-7777', { defaultCountry: 'BR' })).toEqual({ digits: '5511988887777' });

@@ -20,7 +20,8 @@ describe('normalisePhone', () => {
 		expect(normalisePhone(' n/a ')).toEqual({ invalid: true, reason: 'is a placeholder, not a phone number' });
 		expect(normalisePhone('5')).toEqual({
 			invalid: true,
-			reason: 'is not a valid international number; if it is a national number, write it with its country code, e.g. 5511988887777',
+			reason:
+				"is not a valid international number; if it is a national number, write it with its country code (e.g. 5511988887777), or set Default Country in the credential or the node's Default Country field",
 		});
 	});
 
@@ -31,9 +32,22 @@ describe('normalisePhone', () => {
 	});
 });
 
-describe('normalisePhone: person rule 4 (key fields)', () => {
-	it('refuses runs of digits as invented, which message recipients send', () => {
-		expect(normalisePhone('+55 11 91234-5678')).toEqual({ invalid: true, reason: expect.stringMatching(/^is an invented number/) });
-		expect(normalisePhone('+55 21 99876-5432')).toEqual({ invalid: true, reason: expect.stringMatching(/^is an invented number/) });
+describe('normalisePhone: person rule 4, with the rule of message recipients', () => {
+	it('accepts runs of digits, which are real numbers (a new user\'s first rows)', () => {
+		expect(normalisePhone('+55 31 98765-4321')).toBe('5531987654321');
+		expect(normalisePhone('+55 21 99876-5432')).toBe('5521998765432');
+		expect(normalisePhone('+55 11 91234-5678')).toBe('5511912345678');
+	});
+
+	it('refuses one digit repeated as invented', () => {
+		expect(normalisePhone('+55 11 99999-9999')).toEqual({ invalid: true, reason: expect.stringMatching(/^is an invented number/) });
+	});
+
+	it('reads a national number in the Default Country, and without one says where to set it', () => {
+		expect(normalisePhone('(21) 99876-5432', 'BR')).toBe('5521998765432');
+		expect(normalisePhone('(21) 99876-5432')).toEqual({
+			invalid: true,
+			reason: expect.stringContaining("set Default Country in the credential or the node's Default Country field"),
+		});
 	});
 });

@@ -4,6 +4,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { getGatewaySettings } from '../../../gateway/connection';
+import { type CountryCode, readDefaultCountry } from '../../../gateway/phone';
 import { PERSON_FILE_MAX_BYTES } from '../../../gateway/spec';
 import { ATTRIBUTE_TYPES, KEY_FIELDS, type KeyConfiguration, type KeyField, PERSON_FIELDS } from '../../persons/fields';
 import type { PersonFileFormatName } from '../../persons/writers';
@@ -15,7 +17,7 @@ const typeOptions = ATTRIBUTE_TYPES.map((type) => ({ name: type, value: type }))
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'All input items become one person file, one record per item (records that break the gateway’s rules fail or are skipped, as On Invalid Records says), uploaded once: the output is one item with its file ID.',
+			'All input items become one person file, one record per item (records that break the gateway’s rules fail or are skipped, as On Invalid Records says), uploaded once: the output is one item with its file ID. A Phone written without its country code, such as (21) 99876-5432, is read in the Default Country below, or else the credential’s.',
 		name: 'itemsNotice',
 		type: 'notice',
 		default: '',
@@ -176,6 +178,16 @@ export const description: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Default Country',
+		name: 'defaultCountry',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BR',
+		description:
+			"Two-letter country code (ISO 3166) of Phone values written without their country code, such as (21) 99876-5432 in BR. Empty: the credential's Default Country.",
+		displayOptions: { show },
+	},
+	{
 		displayName: 'On Invalid Records',
 		name: 'onInvalid',
 		type: 'options',
@@ -225,17 +237,37 @@ export interface Settings {
 	skipInvalid: boolean;
 	maxPartBytes: number;
 	options: IDataObject;
+	/** The country of Phone values written without their country code: the node's field, or else the credential's. */
+	defaultCountry?: CountryCode;
 }
 
-export function readSettings(this: IExecuteFunctions): Settings {
+export async function readSettings(this: IExecuteFunctions): Promise<Settings> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	return {
 		format: this.getNodeParameter('format', 0, 'csv') as PersonFileFormatName,
 		keys: readKeys.call(this),
+		defaultCountry: await readPhoneCountry.call(this),
 		skipInvalid: this.getNodeParameter('onInvalid', 0, 'fail') === 'skip',
 		maxPartBytes: Math.min(Number(options.partSizeLimit) || PERSON_FILE_MAX_BYTES, PERSON_FILE_MAX_BYTES),
 		options,
 	};
+}
+
+/** The Default Country of person phones, as Message > Send reads it for recipients; a bad code is refused, naming where. */
+async function readPhoneCountry(this: IExecuteFunctions): Promise<CountryCode | undefined> {
+	const own = this.getNodeParameter('defaultCountry', 0, '') as unknown;
+	if (typeof own !== 'string' || own.trim() !== '') {
+		const read = readDefaultCountry(own);
+		if ('problem' in read) throw new NodeOperationError(this.getNode(), `Default Country: ${read.problem}`, { description: 'Nothing was uploaded.' });
+		return read.country;
+	}
+	const read = readDefaultCountry((await getGatewaySettings.call(this)).defaultCountry);
+	if ('problem' in read) {
+		throw new NodeOperationError(this.getNode(), `Default Country of the Messaging Gateway credential: ${read.problem}`, {
+			description: 'Open the credential and correct Default Country, or leave it empty. Nothing was uploaded.',
+		});
+	}
+	return read.country;
 }
 
 function readKeys(this: IExecuteFunctions): KeyField[] {

@@ -15,6 +15,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { CountryCode } from '../../../gateway/phone';
 import type { AttributeType, KeyConfiguration, PersonColumns, PersonField, PersonRow, PersonViolation, RawPersonRow } from '../../persons/fields';
 import {
 	type AutoMappingReport,
@@ -146,6 +147,8 @@ interface UploadPlan {
 	/** The columns of every record `rowOf` makes. */
 	columns: PersonColumns;
 	keys: KeyConfiguration;
+	/** The country of phone numbers written without their country code. */
+	defaultCountry?: CountryCode;
 	/** What automatic mapping did, for the output. */
 	report?: AutoMappingReport;
 }
@@ -158,7 +161,7 @@ function validateItem(plan: UploadPlan, itemIndex: number): PersonRow | PersonVi
 	} catch (error) {
 		return [mappingViolation(error, itemIndex)];
 	}
-	return validatePersonRow(raw, itemIndex, plan.keys);
+	return validatePersonRow(raw, itemIndex, plan.keys, plan.defaultCountry);
 }
 
 /** The key of this upload's parts in the record of Retry On Fail (upload.send.ts). */
@@ -182,7 +185,7 @@ function* plannedRecords(plan: UploadPlan, part: PlannedPart): Generator<SourceR
 /** The raw record of each item, by mapping mode; configuration errors are thrown as they are. */
 function planUpload(this: IExecuteFunctions, items: INodeExecutionData[], settings: Settings): UploadPlan {
 	const mode = this.getNodeParameter('mappingMode', 0, 'auto') as string;
-	if (mode === 'define') return { ...planDefinedRows.call(this), keys: settings.keys };
+	if (mode === 'define') return { ...planDefinedRows.call(this), keys: settings.keys, defaultCountry: settings.defaultCountry };
 	const typeOverrides: Record<string, AttributeType> = {};
 	for (const { name, type } of this.getNodeParameter('typeOverrides.values', 0, []) as Array<{
 		name: string;
@@ -199,6 +202,7 @@ function planUpload(this: IExecuteFunctions, items: INodeExecutionData[], settin
 		rowOf: (itemIndex) => mapping.map(items[itemIndex].json),
 		columns: mapping.columns,
 		keys: settings.keys,
+		defaultCountry: settings.defaultCountry,
 		report: mapping.report,
 	};
 }

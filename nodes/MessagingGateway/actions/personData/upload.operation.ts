@@ -20,7 +20,7 @@ export { description } from './upload.fields';
 export async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	let settings: Settings;
 	try {
-		settings = readSettings.call(this);
+		settings = await readSettings.call(this);
 	} catch (error) {
 		// A setting that applies to every item (a key field listed twice): one error item for all of them.
 		if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
