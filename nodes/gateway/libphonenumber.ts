@@ -7,8 +7,11 @@
  */
 export {
 	getCountryCallingCode,
+	getExampleNumber,
 	isSupportedCountry,
 	parsePhoneNumberFromString,
 	validatePhoneNumberLength,
 } from 'libphonenumber-js/max';
 export type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+/** The library's example mobile number of each country (a few kB): the form a refused number is shown. */
+export { default as mobileExamples } from 'libphonenumber-js/mobile/examples';

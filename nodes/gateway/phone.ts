@@ -11,7 +11,14 @@
  * subscriber digits of one digit repeated (`+55 11 99999-9999`), which no plan issues; runs such as `98765-4321` are
  * real numbers. Pure: no n8n imports.
  */
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength } from './libphonenumber';
+import {
+	getCountryCallingCode,
+	getExampleNumber,
+	isSupportedCountry,
+	mobileExamples,
+	parsePhoneNumberFromString,
+	validatePhoneNumberLength,
+} from './libphonenumber';
 import type { CountryCode, PhoneNumber } from './libphonenumber';
 
 export type { CountryCode };
@@ -150,17 +157,53 @@ function notInvented(number: PhoneNumber): PhoneCheck {
 	return { digits: number.number.slice(1) };
 }
 
-/** Why a parsed number is not in its country's plan: its length when that is the reason, else the plan itself. */
+/**
+ * Why a parsed number is not in its country's plan: its length when that is the reason (the library's
+ * validatePhoneNumberLength), a missing area code or one digit too few when adding them makes a valid number, else
+ * the plan itself; with the country's example number, the form people compare theirs with.
+ */
 function planProblem(number: PhoneNumber | undefined, country?: CountryCode): string {
 	const where = number?.country ?? country;
 	const plan = where ? `${where} (+${getCountryCallingCode(where)})` : `country code +${number?.countryCallingCode ?? '?'}`;
+	const example = where ? getExampleNumber(where, mobileExamples) : undefined;
+	const like = example ? `, e.g. ${example.formatInternational()}` : '';
 	if (number) {
 		const length = validatePhoneNumberLength(number.number);
-		if (length === 'TOO_SHORT') return `has too few digits for a number of ${plan}`;
-		if (length === 'TOO_LONG') return `has too many digits for a number of ${plan}`;
-		if (length === 'INVALID_LENGTH') return `has a digit count no number of ${plan} has`;
+		if (length === 'TOO_SHORT') return `has too few digits for a number of ${plan}${like}`;
+		if (length === 'TOO_LONG') return `has too many digits for a number of ${plan}${like}`;
+		if (length === 'INVALID_LENGTH') return `has a digit count no number of ${plan} has${like}`;
+		const missing = example ? missingDigits(number, String(example.nationalNumber).length) : undefined;
+		if (missing === 'areaCode') return `is missing its area code: a number of ${plan} has it in front${like}`;
+		if (missing === 'digit') return `has too few digits: one is missing for a number of ${plan}${like}`;
 	}
-	return `is not a valid number of ${plan}: no number of its numbering plan starts this way`;
+	return `is not a valid number of ${plan}: no number of its numbering plan starts this way${like}`;
+}
+
+/**
+ * Whether a number shorter than the country's example is a real number with digits left out: two or three in front
+ * (an area code: `98888-7777` in BR), or one anywhere (`11 98888-777`, the old 8-digit mobile `11 8888-7777`). A
+ * candidate counts only when valid and not invented. At most 1,000 + 10 per digit readings, for refused numbers only.
+ */
+function missingDigits(number: PhoneNumber, exampleLength: number): 'areaCode' | 'digit' | undefined {
+	const national = String(number.nationalNumber);
+	const missing = exampleLength - national.length;
+	// One digit repeated is invented whatever its length (`+55 99999-9999`).
+	if (missing < 1 || isOneDigitRepeated(national)) return undefined;
+	const real = (digits: string) => {
+		const candidate = parse(`+${number.countryCallingCode}${digits}`);
+		return candidate?.isValid() === true && !isOneDigitRepeated(digits.slice(-SUBSCRIBER_DIGITS));
+	};
+	if (missing === 2 || missing === 3) {
+		for (let prefix = 0; prefix < 10 ** missing; prefix++) {
+			if (real(String(prefix).padStart(missing, '0') + national)) return 'areaCode';
+		}
+	}
+	for (let at = 0; at <= national.length; at++) {
+		for (let digit = 0; digit <= 9; digit++) {
+			if (real(`${national.slice(0, at)}${digit}${national.slice(at)}`)) return 'digit';
+		}
+	}
+	return undefined;
 }
 
 function describeValue(value: unknown): string {

@@ -153,3 +153,30 @@ describe('isOneDigitRepeated', () => {
 		expect(isOneDigitRepeated(digits)).toBe(repeated);
 	});
 });
+
+describe('checkPhone: numbers a digit or an area code short say so (issue 30)', () => {
+	const BR = { defaultCountry: 'BR' as const };
+
+	it.each([
+		['11 98888-777', 'one digit short'],
+		['+55 11 98888-777', 'one digit short, written internationally'],
+		['(11) 8888-7777', 'an old 8-digit mobile'],
+	])('%p (%s) has too few digits, with an example of the form', (input) => {
+		expect(problemOf(checkPhone(input, BR))).toBe(
+			'has too few digits: one is missing for a number of BR (+55), e.g. +55 11 96123 4567',
+		);
+	});
+
+	it.each(['98888-7777', '+55 98888-7777'])('%p is missing its area code', (input) => {
+		expect(problemOf(checkPhone(input, BR))).toBe(
+			'is missing its area code: a number of BR (+55) has it in front, e.g. +55 11 96123 4567',
+		);
+	});
+
+	it('a number of the right length that no plan issues still says so, with the example', () => {
+		expect(problemOf(checkPhone('+55 11 0000-0000'))).toBe(
+			'is not a valid number of BR (+55): no number of its numbering plan starts this way, e.g. +55 11 96123 4567',
+		);
+		expect(problemOf(checkPhone('+55 99999-9999'))).toMatch(/^is not a valid number of BR/);
+	});
+});
