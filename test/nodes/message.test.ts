@@ -505,6 +505,20 @@ describe('Send a template with parameters from the template (resource mapper)', 
 		expect(output[0]).toHaveLength(5);
 	});
 
+	it('a mistyped Template ID: the panel says no template has it, not that it has no placeholders', async () => {
+		const result = (await runLoadOptions({
+			node: new MessagingGateway(),
+			parameters: { resource: 'message', operation: 'send', ...fromTemplate('99999') },
+			credentials: credentials(),
+			kind: 'resourceMapping',
+			method: 'getTemplateParameterFields',
+		})) as { fields: ResourceMapperField[]; emptyFieldsNotice?: string };
+		expect(result.fields).toEqual([]);
+		expect(result.emptyFieldsNotice).toBe(
+			'No template has the ID "99999" (the gateway answered 404): check the Template ID. The id field in the output of Template > Create is the one to copy.',
+		);
+	});
+
 	it('a template ID the gateway does not know: its items fail with the gateway message, one read, the others are sent', async () => {
 		const welcome = await createTemplate([{ type: 'BODY', text: 'Welcome!' }], 'welcome_message');
 		const schema = await listFields(welcome);

@@ -55,6 +55,22 @@ describe('Body Examples fields, as the editor lists them', () => {
 		});
 	});
 
+	it('says what the run-time error says when the editor sends a pasted {{1}} text resolved ("Hi 1, ...")', async () => {
+		// n8n turns a pasted text with {{ }} into an expression and resolves it before asking for the fields.
+		const { fields, emptyFieldsNotice } = await fieldsFor('Hi 1, your order 2 is ready for pickup.');
+		expect(fields).toEqual([]);
+		expect(emptyFieldsNotice).toBe(
+			'The Body Text reads the numbers 1, 2 where {{1}}, {{2}} may have been: a text with {{ }} pasted into an empty field becomes an expression, and n8n reads {{1}}, {{2}} as numbers. If the field shows Expression, switch it to Fixed to get one example field per placeholder (Execute refuses the expression for the same reason).',
+		);
+		expect(emptyFieldsNotice).not.toMatch(/no examples are needed/);
+	});
+
+	it('a text whose numbers are no placeholders keeps the plain notice', async () => {
+		for (const text of ['Your order ships in 3 days', 'Open 10 to 18h', 'Version 1.5 is out']) {
+			expect((await fieldsFor(text)).emptyFieldsNotice).toBe('The Body Text has no placeholders {{1}}, {{2}}: no examples are needed');
+		}
+	});
+
 	it('says why there is nothing to fill', async () => {
 		expect(await fieldsFor('Hello there')).toEqual({ fields: [], emptyFieldsNotice: expect.stringMatching(/no placeholders/) });
 		expect((await fieldsFor('={{ $json.text }}')).emptyFieldsNotice).toMatch(/expression/);

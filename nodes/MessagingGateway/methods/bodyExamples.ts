@@ -38,8 +38,20 @@ export async function getBodyExampleFields(this: ILoadOptionsFunctions): Promise
 		})),
 		emptyFieldsNotice: text.trim().startsWith('=')
 			? 'The Body Text is an expression: its placeholders are known only when the node runs. Keep it Fixed to get one example field per placeholder, or give the components as JSON.'
-			: 'The Body Text has no placeholders {{1}}, {{2}}: no examples are needed',
+			: noPlaceholderNotice(text),
 	};
+}
+
+/**
+ * The editor sends the Body Text resolved: a text with {{1}} pasted into the empty field became an expression, which
+ * reaches this method as "Hi 1, ..." (no '=' left to see). Numbers 1, 2, ... standing alone where placeholders would
+ * be are what such a text looks like, so the notice says what the run-time error says (components.fields.ts).
+ */
+export function noPlaceholderNotice(text: string): string {
+	const numbers = [...new Set(text.match(/(?<![\d.,])[1-9](?!\d|[.,]\d)/g) ?? [])].map(Number).sort((a, b) => a - b);
+	if (numbers[0] !== 1) return 'The Body Text has no placeholders {{1}}, {{2}}: no examples are needed';
+	const read = numbers.filter((n, i) => n === i + 1).map((n) => placeholder(n));
+	return `The Body Text reads the number${read.length > 1 ? 's' : ''} ${numbers.slice(0, read.length).join(', ')} where ${read.join(', ')} may have been: a text with {{ }} pasted into an empty field becomes an expression, and n8n reads ${read.join(', ')} as ${read.length > 1 ? 'numbers' : 'a number'}. If the field shows Expression, switch it to Fixed to get one example field per placeholder (Execute refuses the expression for the same reason).`;
 }
 
 /** The Body Examples field: its value is `{ value: { '1': 'Ana', '2': '#42' } }`. */

@@ -10,7 +10,10 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
+import { NodeApiError } from 'n8n-workflow';
+
 import { gatewayRequest } from '../../gateway/transport';
+import { asNodeError } from '../actions/nodeErrors';
 import type { GatewayTemplate } from '../templates/components';
 import { listTemplateParameters, type TemplateParameter } from '../templates/parameters';
 
@@ -59,9 +62,25 @@ export function fieldLabel(parameter: TemplateParameter): string {
 	return example && withExample.length <= MAX_LABEL_CHARS ? withExample : parameter.displayName;
 }
 
-/** resourceMapping: one required text field per parameter, keyed by parameter id (`header_1`, `body_2`, `button_0_1`). */
+/** What the panel says when the gateway has no template with the ID: the send would fail the same way. */
+export function missingTemplateNotice(id: unknown): string {
+	return `No template has the ID "${String(id).trim()}" (the gateway answered 404): check the Template ID. The id field in the output of Template > Create is the one to copy.`;
+}
+
+/**
+ * resourceMapping: one required text field per parameter, keyed by parameter id (`header_1`, `body_2`, `button_0_1`).
+ * A template that does not exist says so, rather than "no placeholders" (a send with that ID fails with a 404).
+ */
 export async function getTemplateParameterFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const parameters = await loadTemplateParameters.call(this);
+	let parameters: TemplateParameter[] | undefined;
+	try {
+		parameters = await loadTemplateParameters.call(this);
+	} catch (error) {
+		if (error instanceof NodeApiError && error.httpCode === '404') {
+			return { fields: [], emptyFieldsNotice: missingTemplateNotice(this.getCurrentNodeParameter(TEMPLATE_ID_PARAMETER)) };
+		}
+		throw asNodeError(this.getNode(), error);
+	}
 	if (!parameters) return { fields: [], emptyFieldsNotice: NO_TEMPLATE_NOTICE };
 	return {
 		fields: parameters.map((parameter) => ({
