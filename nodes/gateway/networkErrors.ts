@@ -130,7 +130,7 @@ const KNOWN: Readonly<Record<number, Entry>> = {
 	131056: {
 		scope: 'rate',
 		reason: 'Too many messages were sent to this recipient in a short time (pair rate limit).',
-		hint: 'Wait before sending to this recipient again (Sending options: Minimum Interval per Recipient).',
+		hint: 'Wait before sending to this recipient again (Sending options: Interval per Recipient).',
 	},
 	132000: {
 		scope: 'message',

@@ -131,7 +131,7 @@ describe('parallel sending (dispatcher)', () => {
 		expect(Object.keys(acceptedIds()).sort()).toEqual(digitsOf(items).sort());
 	});
 
-	it('Minimum Interval per Recipient spaces messages to the same number, not to others', async () => {
+	it('Interval per Recipient spaces messages to the same number, not to others', async () => {
 		const items = [0, 1, 2, 3].map((i) => ({ json: { phone: i % 2 === 0 ? '5511988880010' : `55119888800${20 + i}` } }));
 		await run(sendText({ sending: { recipientIntervalMs: 600 } }), items);
 		const same = gateway.sandbox.requests.filter((request) => recipientOf(request) === '5511988880010');

@@ -30,7 +30,9 @@ export const sendingField: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Sending Option',
 	default: {},
-	description: 'How fast items are sent: requests in parallel, a rate cap, batches with pauses, and a deadline per request',
+	// One line in the panel: the defaults, and how the options combine (each is a limit; all of them hold).
+	description:
+		'By default 20 at a time, at most 80 per second, no batches. Each option is a limit and all hold together: with a rate and batches, the slower one decides.',
 	displayOptions: { show: { resource: ['message'], operation: ['send', 'markAsRead'] } },
 	options: [
 		{
@@ -39,7 +41,18 @@ export const sendingField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 1000, // BATCHING_DEFAULTS.intervalMs (the lint rule wants a literal; a test keeps them equal)
-			description: 'Pause after each batch of Items per Batch items, in milliseconds',
+			description:
+				'Pause after each batch, in milliseconds. Adding this or Items per Batch sends in batches: 50 items, then 1000 ms, unless changed.',
+			displayOptions: NOT_IN_TOOL,
+		},
+		{
+			displayName: 'Interval per Recipient (Ms)',
+			name: 'recipientIntervalMs',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0, // SENDING_DEFAULTS.perRecipientMs
+			description:
+				'Least time between two messages to the same number, for the network\'s limit per recipient (pair rate). 0 for none.',
 			displayOptions: NOT_IN_TOOL,
 		},
 		{
@@ -48,7 +61,8 @@ export const sendingField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 50, // BATCHING_DEFAULTS.size
-			description: 'Items sent before each pause of Batch Interval; set either one to send in batches',
+			description:
+				'Items sent before each pause. Adding this or Batch Interval sends in batches: 50 items, then 1000 ms, unless changed.',
 			displayOptions: NOT_IN_TOOL,
 		},
 		{
@@ -59,16 +73,6 @@ export const sendingField: INodeProperties = {
 			default: 80, // SENDING_DEFAULTS.perSecond (the lint rule wants a literal; a test keeps them equal)
 			description:
 				'Most requests started in any second. The network allows 80 per business phone by default (higher tiers allow more). 0 for no cap.',
-			displayOptions: NOT_IN_TOOL,
-		},
-		{
-			displayName: 'Minimum Interval per Recipient (Ms)',
-			name: 'recipientIntervalMs',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 0, // SENDING_DEFAULTS.perRecipientMs
-			description:
-				'Least time between two messages to the same number, for the network\'s limit per recipient (pair rate). 0 for none.',
 			displayOptions: NOT_IN_TOOL,
 		},
 		{
