@@ -20,6 +20,16 @@ const { DEFAULT_PORT } = require('./lib/sandbox');
 // The auto-reply bot is published at start so that a delivered test message runs it.
 const ACTIVE_EXAMPLE = /auto-reply/i;
 
+// The templates every sandbox account has from the start (PRESET_TEMPLATES in test/sandbox/templates.ts; a unit test
+// keeps this line and the README in step with it).
+const SANDBOX_TEMPLATES = 'hello_world (en_US); order_update, order_shipped, pedido_enviado (pt_BR)';
+
+/** Says when a port was taken and another was chosen, and how to choose one. */
+function sayPort(what, variable, wanted, url) {
+	const port = Number(new URL(url).port);
+	if (port !== wanted) log(`Port ${wanted} is in use: ${what} listens on ${port} instead (${variable}=<port> chooses one).`);
+}
+
 async function main() {
 	installCleanup();
 	const t0 = Date.now();
@@ -30,15 +40,20 @@ async function main() {
 	const logDir = ensureDir(path.join(REPO_ROOT, '.cache', 'logs'));
 
 	const gateway = realGatewayFromEnv();
+	const n8nPort = Number(process.env.N8N_PORT) || 5678;
+	const sandboxPort = Number(process.env.SANDBOX_PORT) || DEFAULT_PORT;
 	const { inst, sandbox } = await prepare({
 		userFolder,
 		logDir,
-		n8nPort: Number(process.env.N8N_PORT) || 5678,
-		sandboxPort: Number(process.env.SANDBOX_PORT) || DEFAULT_PORT,
+		n8nPort,
+		sandboxPort,
 		gateway,
 		// A public https address in front of n8n (tunnel, reverse proxy) for the real gateway's notifications.
 		webhookUrl: gateway ? process.env.N8N_WEBHOOK_URL : undefined,
 	});
+
+	sayPort('n8n', 'N8N_PORT', n8nPort, inst.baseUrl);
+	if (sandbox) sayPort('the sandbox gateway', 'SANDBOX_PORT', sandboxPort, sandbox.url);
 
 	// Examples are imported once per user folder, so that edits made in the editor survive a restart.
 	const examplesMarker = path.join(userFolder, '.examples-imported');
@@ -102,6 +117,7 @@ async function main() {
 			`  Sandbox:     ${sandbox.url} (requests it received: ${sandbox.url}/__sandbox/requests; log ${sandbox.logFile})`,
 			// A local test key, shown so that the credential screen can be tried by hand (Base URL and API Key).
 			`  Sandbox key: API key ${sandbox.apiKey}, Phone ID ${sandbox.phoneId} (Base URL ${sandbox.url})`,
+			`  Templates:   the sandbox account has ${SANDBOX_TEMPLATES}; Template > Create adds more`,
 			'',
 			registered.length
 				? `A trigger is registered at the sandbox (${registered.length} webhook${registered.length > 1 ? 's' : ''}${published.length ? `; published: ${published.map((w) => `"${w.name}"`).join(', ')}` : ''}). Send it a test message with:`

@@ -4,7 +4,9 @@
  * through every message type and check that the right fields show (and the others' do not), send a text and read
  * the output table (ids first), open the Human in the Loop tool n8n makes of the node (one Message field, n8n's), and
  * open Send and Wait with each response type (its fields, and only its own options in the "Add option" menu), and
- * type a template's Body Text: one Body Examples field per placeholder appears, and what is filled in is sent.
+ * type a template's Body Text: one Body Examples field per placeholder appears, and what is filled in is sent; a Body
+ * Text pasted whole (n8n makes it an expression) and a Template ID the gateway does not have each get a notice that
+ * says so; the Sending group's add menu shows whole names and its description the defaults.
  * Screenshots go to test-artifacts/screenshots/.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -64,6 +66,7 @@ describeBrowser('editor', () => {
 	let hitlWorkflowId: string;
 	let sendAndWaitWorkflowId: string;
 	let templateWorkflowId: string;
+	let missingTemplateWorkflowId: string;
 
 	/** A numbered screenshot of `target` (a page or a part of one); a failed screenshot does not fail the check. */
 	const shotOf = (target: any) => async (name: string) => {
@@ -180,6 +183,17 @@ describeBrowser('editor', () => {
 			]),
 		]);
 		fromTemplateWorkflowId = fromTemplate.id!;
+		// A Template ID the gateway does not have (a typo): the panel must say so (issue 30).
+		const [missingTemplate] = await env.importWorkflows([
+			chain('e2e editor template message missing id', [
+				{
+					name: 'Send template',
+					typeVersion: 1.1,
+					parameters: { resource: 'message', operation: 'send', recipientPhoneNumber: '5511988887777', messageType: 'template', templateParameterSource: 'fromTemplate', templateId: '99999' },
+				},
+			]),
+		]);
+		missingTemplateWorkflowId = missingTemplate.id!;
 		await env.start();
 		await n8n.ensureOwner(env.inst);
 		// eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -330,6 +344,25 @@ describeBrowser('editor', () => {
 		expect(words).toContain('Add Sending Option');
 		expect(words).not.toMatch(/Batching/);
 		await shot('sending-options');
+		// The add menu lists every option with its whole name (n8n cut "Minimum Interval per Recipi..." short).
+		const add = page.locator('[data-test-id="ndv"] [placeholder="Add Sending Option"]').first();
+		await add.scrollIntoViewIfNeeded();
+		await add.click();
+		const items = page.locator('.el-select-dropdown__item:visible, [data-test-id="parameter-input-item"]:visible');
+		await items.first().waitFor({ state: 'visible', timeout: 10000 });
+		const names = ((await items.allInnerTexts()) as string[]).map((text) => text.trim().split('\n')[0].trim());
+		expect(names).toEqual(
+			expect.arrayContaining(['Batch Interval (Ms)', 'Interval per Recipient (Ms)', 'Items per Batch', 'Messages per Second', 'Parallel Requests', 'Timeout (Seconds)']),
+		);
+		const cut = await items.evaluateAll((elements: any[]) => elements.filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.innerText.trim()));
+		expect(cut).toEqual([]);
+		await shot('sending-options-menu');
+		await page.keyboard.press('Escape');
+		// The group's description, n8n's tooltip on its label, says the defaults and how the options combine.
+		const label = page.locator('[data-test-id="ndv"] [data-test-id="input-label"]', { hasText: /^\s*Sending/ }).first();
+		await label.hover();
+		await page.getByText(/By default 20 at a time, at most 80 per second, no batches\..*the slower one decides/).first().waitFor({ state: 'visible', timeout: 10000 });
+		await shot('sending-options-description');
 	});
 
 	test('Values to Send stays inside the panel when a placeholder\'s example is a long URL', async () => {
@@ -539,6 +572,45 @@ describeBrowser('editor', () => {
 		} finally {
 			await editorShot('template-body-examples-sent');
 			await templateContext.close().catch(() => undefined);
+		}
+	});
+
+	test('Template > Create: a Body Text pasted with {{1}} (n8n makes it an expression) gets the run-time error\'s words', async () => {
+		const { context: pasteContext, page: editor } = await signedInPage();
+		const editorShot = shotOf(editor);
+		try {
+			await editor.goto(`${env.inst.baseUrl}/workflow/${templateWorkflowId}`);
+			const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Create template"]').first();
+			await node.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
+			await node.dblclick();
+			const body = editor.locator('[data-test-id="parameter-input-bodyText"] textarea').first();
+			await body.waitFor({ state: 'visible' });
+			// A whole text at once into the empty field, as a paste: n8n turns it into an expression.
+			await body.fill('Hi {{1}}, your order {{2}} is ready for pickup.');
+			await editor
+				.getByText(/The Body Text reads the numbers 1, 2 where \{\{1\}\}, \{\{2\}\} may have been/)
+				.first()
+				.waitFor({ state: 'visible', timeout: 30000 });
+			expect(await editor.getByText(/no examples are needed/).count()).toBe(0);
+		} finally {
+			await editorShot('template-body-pasted');
+			await pasteContext.close().catch(() => undefined);
+		}
+	});
+
+	test('a Template ID the gateway does not have: the panel says no template has it', async () => {
+		const { context: missingContext, page: editor } = await signedInPage();
+		const editorShot = shotOf(editor);
+		try {
+			await editor.goto(`${env.inst.baseUrl}/workflow/${missingTemplateWorkflowId}`);
+			const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Send template"]').first();
+			await node.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
+			await node.dblclick();
+			await editor.getByText(/No template has the ID "99999" \(the gateway answered 404\)/).first().waitFor({ state: 'visible', timeout: 30000 });
+			expect(await editor.getByText(/This template has no placeholders/).count()).toBe(0);
+		} finally {
+			await editorShot('template-id-missing');
+			await missingContext.close().catch(() => undefined);
 		}
 	});
 });
