@@ -67,6 +67,7 @@ describeBrowser('editor', () => {
 	let sendAndWaitWorkflowId: string;
 	let templateWorkflowId: string;
 	let missingTemplateWorkflowId: string;
+	let pasteTemplateWorkflowId: string;
 
 	/** A numbered screenshot of `target` (a page or a part of one); a failed screenshot does not fail the check. */
 	const shotOf = (target: any) => async (name: string) => {
@@ -194,6 +195,17 @@ describeBrowser('editor', () => {
 			]),
 		]);
 		missingTemplateWorkflowId = missingTemplate.id!;
+		// Template > Create with an empty Body Text, for the paste (the other template workflow gets typed into).
+		const [pasteTemplate] = await env.importWorkflows([
+			chain('e2e editor template paste', [
+				{
+					name: 'Create template',
+					typeVersion: 1.1,
+					parameters: { resource: 'template', operation: 'create', name: 'order_ready', language: 'en_US', category: 'UTILITY' },
+				},
+			]),
+		]);
+		pasteTemplateWorkflowId = pasteTemplate.id!;
 		await env.start();
 		await n8n.ensureOwner(env.inst);
 		// eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -361,6 +373,8 @@ describeBrowser('editor', () => {
 		// The group's description, n8n's tooltip on its label, says the defaults and how the options combine.
 		const label = page.locator('[data-test-id="ndv"] [data-test-id="input-label"]', { hasText: /^\s*Sending/ }).first();
 		await label.hover();
+		// n8n's label shows its info icon on hover, and the description as the icon's tooltip.
+		await label.locator('[class*="infoIcon"]').first().hover();
 		await page.getByText(/By default 20 at a time, at most 80 per second, no batches\..*the slower one decides/).first().waitFor({ state: 'visible', timeout: 10000 });
 		await shot('sending-options-description');
 	});
@@ -579,7 +593,7 @@ describeBrowser('editor', () => {
 		const { context: pasteContext, page: editor } = await signedInPage();
 		const editorShot = shotOf(editor);
 		try {
-			await editor.goto(`${env.inst.baseUrl}/workflow/${templateWorkflowId}`);
+			await editor.goto(`${env.inst.baseUrl}/workflow/${pasteTemplateWorkflowId}`);
 			const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Create template"]').first();
 			await node.waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
 			await node.dblclick();
