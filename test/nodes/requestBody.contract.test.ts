@@ -10,6 +10,10 @@
  *    from `type`, the bytes from `stream()`;
  * 3. axios sends those bytes as `stream()` gives them, without gathering the whole body first.
  *
+ * And one behaviour of the request path itself: 4. `httpRequestWithAuthentication` aborts the request when its
+ * context's `getExecutionCancelSignal()` aborts (n8n-core sets it as the request's signal, replacing the request's
+ * own), which is how an attempt's deadline and the execution's Stop reach it (nodes/gateway/attempt.ts).
+ *
  * Through the real ExecuteContext's `httpRequestWithAuthentication` (the harness runs n8n-core 2.41.1) to a local
  * server that records what arrives.
  */
@@ -40,6 +44,7 @@ let onFirstBytes: () => void = () => undefined;
 
 beforeAll(async () => {
 	server = createServer((req, res) => {
+		if (req.url?.startsWith('/hang')) return; // never answers
 		const hash = createHash('sha256');
 		let length = 0;
 		let firstBytesAt = 0;
@@ -88,7 +93,8 @@ class BodyProbe implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const response = await gatewayRequest.call(this, { endpoint: 'personUpload', method: 'POST', body: makeBody(), timeoutMs: 10_000 });
+		const timeoutMs = (await this.getCredentials('messagingGatewayApi')).baseUrl?.toString().endsWith('/hang') ? 400 : 10_000;
+		const response = await gatewayRequest.call(this, { endpoint: 'personUpload', method: 'POST', body: makeBody(), timeoutMs });
 		return [[{ json: response.body }]];
 	}
 }
@@ -153,5 +159,26 @@ describe("n8n's request helper and the package's Blob-like bodies", () => {
 		expect(arrivals[0].firstBytesAt).toBeGreaterThan(0);
 		expect(arrivals[0].firstBytesAt).toBeLessThanOrEqual(lastChunkGivenAt);
 		expect(lastChunkGivenAt - arrivals[0].firstBytesAt).toBeLessThan(4000);
+	});
+});
+
+describe("the attempt's signal reaches n8n's httpRequestWithAuthentication", () => {
+	it('4. a request to a server that never answers ends at its deadline, through the context cancel signal', async () => {
+		makeBody = () => new FileBody(FILE, FILE.length, 'text/csv');
+		const started = Date.now();
+		let message = '';
+		try {
+			await runNode({
+				node: new BodyProbe(),
+				parameters: {},
+				credentials: { messagingGatewayApi: { apiKey: 'contract-key', baseUrl: `${baseUrl}/hang` } },
+			});
+		} catch (error) {
+			message = (error as Error).message;
+		}
+		const elapsed = Date.now() - started;
+		expect(message).toMatch(/^The upload stalled: no byte moved for 0.4 s/);
+		expect(elapsed).toBeGreaterThanOrEqual(350);
+		expect(elapsed).toBeLessThan(3000);
 	});
 });
