@@ -51,7 +51,8 @@ export class Attempt {
 		private readonly waitingElsewhere?: () => boolean,
 	) {
 		this.unsubscribe = cancel.subscribe(() => this.stop('cancel'));
-		if (deadline.ms > 0) void this.watch();
+		if (cancel.aborted) this.stop('cancel');
+		else if (deadline.ms > 0) void this.watch();
 	}
 
 	/** Aborted when the attempt is ended early. */
