@@ -1,9 +1,10 @@
 /**
  * The one timer of the nodes: n8n-workflow's abortable sleep, whichever the host n8n has. The node runs on the host's
- * n8n-workflow: 2.0.x exports `sleepWithAbort(ms, signal)` (it leaves its abort listener on the signal when the time
- * elapses), later versions `sleep(ms, signal)` (which removes it) and no `sleepWithAbort`. Both reject when the signal
- * aborts and clear their timer. Every wait passes a signal of its own (`pause` callers below), so whatever a version
- * leaves on it goes with the wait. Every deadline and every wait of a run is a `pause`.
+ * n8n-workflow: 2.0 to 2.30 export `sleepWithAbort(ms, signal)` beside a `sleep(ms)` without one; 2.35 to 2.41 export
+ * only `sleep(ms, signal)` (from @n8n/utils). All reject when the signal aborts and clear their timer; some leave their
+ * abort listener on the signal when the time elapses (2.0, 2.35). So every wait passes a signal of its own (the
+ * callers: Cancellation.wait, Attempt), and whatever a version leaves on it goes with the wait. Every deadline and
+ * every wait of a run is a `pause`.
  */
 import * as workflow from 'n8n-workflow';
 
