@@ -66,7 +66,11 @@ beforeAll(async () => {
 	await new Promise((resolve) => server.once('listening', resolve));
 	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => await new Promise((resolve) => server.close(resolve)));
+afterAll(async () => {
+	// The /hang request's socket: its server side stopped reading, so it never sees the client close it.
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+});
 beforeEach(() => {
 	arrivals.length = 0;
 	onFirstBytes = () => undefined;
