@@ -1,11 +1,11 @@
 /**
- * One attempt of a request: n8n's HTTP helper with a per-attempt AbortController, and the error of an attempt that
- * got no answer (with its outcome: errors.ts).
+ * One attempt of a request: n8n's HTTP helper with the attempt's deadline and the execution's cancellation, and the
+ * error of an attempt that got no answer (with its outcome: errors.ts).
  */
 import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { GatewayConnection, GatewayContext } from './connection';
+import { type Cancellation, CREDENTIAL_TYPE, type GatewayConnection, type GatewayContext } from './connection';
 import {
 	CANCELLED_IN_FLIGHT,
 	describeIdleTimeout,
@@ -14,6 +14,7 @@ import {
 	markUnknownOutcome,
 } from './errors';
 import { isBlobBody } from './blobBody';
+import { pause } from './pause';
 import type { GatewayRequest } from './transport';
 
 export interface RawResponse {
@@ -30,10 +31,78 @@ export interface Deadline {
 }
 
 /**
- * One attempt. Its controller is aborted by its deadline (watched by the run's DeadlineWatch) or by the execution's
- * cancellation; both are undone when the attempt ends, so nothing of the attempt stays reachable from the run.
- * For a streamed body the deadline is an idle one: every chunk the request takes from the body restarts it (the body
- * stops giving chunks when the gateway stops reading), and after the last chunk the answer has the same time to come.
+ * What ends an attempt early: the execution's cancellation, or its deadline (on the whole answer, or `idle`: on a
+ * pause of the bytes). The deadline is one `pause` (pause.ts) that the attempt's end cancels; an idle deadline that
+ * finds bytes moved since it started waits the rest. A request that ends, nearly every one, leaves nothing behind:
+ * its pause is aborted (n8n's sleep clears its timer) and it unsubscribes from the run's Cancellation.
+ */
+export class Attempt {
+	/** Why the attempt was ended early, if it was. */
+	ended: 'timeout' | 'cancel' | undefined;
+	private readonly controller = new AbortController();
+	private readonly finished = new AbortController();
+	private readonly unsubscribe: () => void;
+	private lastActivity = Date.now();
+
+	constructor(
+		cancel: Cancellation,
+		private readonly deadline: Deadline,
+		/** True while the bytes wait for something other than the far end (an upload's source): not idle. */
+		private readonly waitingElsewhere?: () => boolean,
+	) {
+		this.unsubscribe = cancel.subscribe(() => this.stop('cancel'));
+		if (cancel.aborted) this.stop('cancel');
+		else if (deadline.ms > 0) void this.watch();
+	}
+
+	/** Aborted when the attempt is ended early. */
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	/** Bytes moved: an idle deadline starts again. */
+	touch(): void {
+		this.lastActivity = Date.now();
+	}
+
+	/** The attempt is over: its deadline and its cancel subscription go. */
+	end(): void {
+		this.finished.abort();
+		this.unsubscribe();
+	}
+
+	private stop(reason: 'timeout' | 'cancel'): void {
+		this.ended ??= reason;
+		this.controller.abort();
+	}
+
+	private async watch(): Promise<void> {
+		const startedAt = this.lastActivity;
+		for (;;) {
+			if (this.waitingElsewhere?.()) this.touch();
+			const left = (this.deadline.idle ? this.lastActivity : startedAt) + this.deadline.ms - Date.now();
+			if (left <= 0) return this.stop('timeout');
+			if (!(await pause(left, this.finished.signal))) return;
+		}
+	}
+}
+
+/**
+ * n8n's `httpRequestWithAuthentication` sets a request's abort signal to its context's `getExecutionCancelSignal()`
+ * when the context has one, replacing the request's own (n8n-core 2.0 to 2.41, request-helpers/authentication.ts; a
+ * contract test holds it). The attempt's signal, aborted by the execution's cancellation or by the deadline, reaches
+ * it as the cancel signal of a context that is the node's own in everything else.
+ */
+function withCancelSignal<T extends object>(context: T, signal: AbortSignal): T {
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
+/**
+ * One attempt of a gateway request, through n8n's `httpRequestWithAuthentication`: the credential's `authenticate`
+ * adds the `apikey` header. For a streamed body the deadline is an idle one: every chunk the request takes from the
+ * body restarts it (the body stops giving chunks when the gateway stops reading), and after the last chunk the answer
+ * has the same time to come. A body whose source failed (a download that broke off) cut the request before its last
+ * byte: the gateway has nothing complete, and the source's error is the error.
  */
 export async function send(
 	context: GatewayContext,
@@ -44,36 +113,23 @@ export async function send(
 ): Promise<RawResponse> {
 	const { cancel } = connection;
 	if (cancel.aborted) throw cancelledBeforeSending(context, request);
-	const controller = new AbortController();
-	let ended: 'timeout' | 'cancel' | undefined;
-	const unsubscribe = cancel.subscribe(() => {
-		ended ??= 'cancel';
-		controller.abort();
-	});
-	const watched =
-		deadline.ms > 0
-			? connection.deadlines.watch(deadline.ms, () => {
-					ended ??= 'timeout';
-					controller.abort();
-				})
-			: undefined;
-	const stopWatchingChunks = watched && deadline.idle ? restartOnEachChunk(options.body, watched.restart) : undefined;
+	const body = isBlobBody(options.body) ? options.body : undefined;
+	const attempt = new Attempt(cancel, deadline, body && (() => body.waitingForSource));
+	if (body) body.onChunk = () => attempt.touch();
 	try {
-		return (await context.helpers.httpRequest({ ...options, abortSignal: controller.signal })) as RawResponse;
+		return (await context.helpers.httpRequestWithAuthentication.call(
+			withCancelSignal(context, attempt.signal),
+			CREDENTIAL_TYPE,
+			{ ...options, abortSignal: attempt.signal },
+			{ credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: connection.credentials } },
+		)) as RawResponse;
 	} catch (error) {
-		throw failureOf(context, error, ended, connection, request, deadline);
+		if (body?.sourceFailure !== undefined) throw sourceFailureOf(context, body.sourceFailure, request);
+		throw failureOf(context, error, attempt.ended, connection, request, deadline);
 	} finally {
-		watched?.stop();
-		stopWatchingChunks?.();
-		unsubscribe();
+		attempt.end();
+		if (body) body.onChunk = undefined;
 	}
-}
-
-/** Calls `restart` whenever the request takes a chunk of a Blob-like body (blobBody.ts); other bodies are not watched. */
-function restartOnEachChunk(body: unknown, restart: () => void): () => void {
-	if (!isBlobBody(body)) return () => undefined;
-	body.onChunk = restart;
-	return () => (body.onChunk = undefined);
 }
 
 /** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */
@@ -100,6 +156,19 @@ function failureOf(
 		itemIndex: request.itemIndex,
 	});
 	return (details.outcome ?? 'unknown') === 'unknown' ? markUnknownOutcome(failure) : failure;
+}
+
+/**
+ * The error of a request whose body's source failed: the source's own error when it is a node error (it says what
+ * failed), else what failed and that the gateway got nothing complete.
+ */
+function sourceFailureOf(context: GatewayContext, failure: unknown, request: GatewayRequest): Error {
+	if (failure instanceof NodeOperationError || failure instanceof NodeApiError) return failure;
+	const reason = failure instanceof Error ? failure.message : String(failure);
+	return new NodeOperationError(context.getNode(), `The file could not be read to its end (${reason})`, {
+		itemIndex: request.itemIndex,
+		description: 'The upload was cut before its last byte: the gateway got nothing complete, and nothing was sent.',
+	});
 }
 
 /** The execution was cancelled before this attempt started: nothing was sent. */

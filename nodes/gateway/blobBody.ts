@@ -15,6 +15,10 @@ export abstract class BlobBody {
 	abstract readonly size: number;
 	/** Called for each chunk the request takes from the body: the transport's idle deadline restarts on it. */
 	onChunk?: () => void;
+	/** True while the request waits for the body's source (a download) rather than the far end for the request. */
+	waitingForSource = false;
+	/** Why the body's source failed, when it did: the request was cut before its announced last byte. */
+	sourceFailure: unknown;
 	#opened = false;
 
 	get [Symbol.toStringTag](): string {
@@ -34,9 +38,25 @@ export abstract class BlobBody {
 	protected abstract chunks(): AsyncGenerator<Uint8Array>;
 
 	async *#counted(): AsyncGenerator<Uint8Array> {
-		for await (const chunk of this.chunks()) {
-			this.onChunk?.();
-			yield chunk;
+		const source = this.chunks();
+		try {
+			for (;;) {
+				let next: IteratorResult<Uint8Array>;
+				this.waitingForSource = true;
+				const pending = source.next();
+				// Recorded for the transport; the await below throws the failure on to the request.
+				pending.catch((error: unknown) => (this.sourceFailure = error));
+				try {
+					next = await pending;
+				} finally {
+					this.waitingForSource = false;
+				}
+				if (next.done) return;
+				this.onChunk?.();
+				yield next.value;
+			}
+		} finally {
+			await source.return(undefined);
 		}
 	}
 }

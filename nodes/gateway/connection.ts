@@ -1,11 +1,18 @@
 /**
- * The credential of a run, read once: the base URL, phone id and default country it gives, the API key for the
- * `apikey` header, and n8n's cancel signal of the execution.
+ * The credential of a run, read once: the base URL, phone id and default country it gives, the decrypted credential
+ * that n8n's `httpRequestWithAuthentication` applies (the credential's `authenticate` sets the `apikey` header), and
+ * n8n's cancel signal of the execution.
  */
-import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DeadlineWatch } from './deadlines';
+import { pause } from './pause';
 import { normaliseBaseUrl } from './urls';
 
 /** The credential type every node of the package uses. */
@@ -20,17 +27,15 @@ export interface GatewaySettings {
 	defaultCountry: string;
 }
 
-/**
- * A run's connection to the gateway: the credential read once, n8n's cancel signal of the execution, and the
- * deadlines of the run's requests in flight.
- */
+/** A run's connection to the gateway: the credential read once, and n8n's cancel signal of the execution. */
 export interface GatewayConnection {
 	settings: GatewaySettings;
-	/** Given to the `apikey` header and kept out of every error text. */
+	/** The API key: n8n's `authenticate` puts it in the `apikey` header; the nodes keep it out of every error text. */
 	apiKey: string;
+	/** The decrypted credential, handed to n8n's request helper so that it is not decrypted again for each request. */
+	credentials: ICredentialDataDecryptedObject;
 	/** n8n's cancellation of the execution (stop, workflow timeout). */
 	cancel: Cancellation;
-	deadlines: DeadlineWatch;
 }
 
 /**
@@ -68,6 +73,21 @@ export class Cancellation {
 		this.handlers.clear();
 	}
 
+	/**
+	 * Waits `ms` (n8n-workflow's sleep, pause.ts); the execution's cancellation ends the wait at once, and one that is
+	 * already cancelled does not wait. True when the time elapsed, false when cancelled.
+	 */
+	async wait(ms: number): Promise<boolean> {
+		if (this.aborted) return false;
+		const wait = new AbortController();
+		const unsubscribe = this.subscribe(() => wait.abort());
+		try {
+			return await pause(ms, wait.signal);
+		} finally {
+			unsubscribe();
+		}
+	}
+
 	/** Subscribers at the moment (for tests). */
 	get size(): number {
 		return this.handlers.size;
@@ -94,8 +114,8 @@ export async function openConnection(this: GatewayContext): Promise<GatewayConne
 			defaultCountry: String(credentials.defaultCountry ?? '').trim(),
 		},
 		apiKey: typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
+		credentials,
 		cancel,
-		deadlines: new DeadlineWatch(),
 	};
 }
 

@@ -1,7 +1,11 @@
 /**
- * Media given as a URL (NOTES.md: the node downloads it and uploads it, so the message still carries a media id).
- * Pure: no n8n imports. The download itself is in actions/media/mediaFromUrl.ts; what is decided about the answer,
- * and the byte limit while it streams, is here and tested directly.
+ * Media given as a URL (the node downloads it and uploads it, so the message still carries a media id). Pure: no n8n
+ * imports. The download itself is in actions/media/mediaFromUrl.ts; what is decided about the answer, the words of
+ * its failures, and the byte limit while it streams, are here and tested directly.
+ *
+ * A URL may carry a user and password (`https://user:secret@host/f.jpg`) or a token in its query: no text the node
+ * builds holds more of it than its host (`hostOf`), and a value that is not a URL is shown without what looks like
+ * credentials (`withoutCredentials`).
  */
 
 import { formatByteCount } from './media';
@@ -18,8 +22,52 @@ export function readMediaUrl(value: unknown): { url: string } | { problem: strin
 	} catch {
 		// Not a URL at all: said below.
 	}
-	return { problem: `"${text}" is not an http(s) address` };
+	return { problem: `"${withoutCredentials(text)}" is not an http(s) address` };
 }
+
+/** The host (and port) of a URL, all that errors show of it: never its user, password, path or query. */
+export function hostOf(url: string): string {
+	try {
+		return new URL(url).host;
+	} catch {
+		return 'the file host';
+	}
+}
+
+/** A text shown as typed, with anything between `//` and `@` (a user and password) and any query left out. */
+export function withoutCredentials(text: string): string {
+	return text.replace(/\/\/[^/?#]*@/g, '//***@').replace(/\?.*$/s, '?***');
+}
+
+/** What a network code of a failed download means, in words (n8n replaces a message holding the code itself). */
+export function describeDownloadNetworkError(code: string | undefined): string {
+	switch (code) {
+		case 'ECONNREFUSED':
+			return 'the connection was refused (is the file host running, and the port right?)';
+		case 'ENOTFOUND':
+		case 'EAI_AGAIN':
+			return 'the host name was not found';
+		case 'ECONNRESET':
+			return 'the connection was closed before the whole file came';
+		case 'EHOSTUNREACH':
+		case 'ENETUNREACH':
+			return 'the host cannot be reached from n8n';
+		case 'ERR_FR_TOO_MANY_REDIRECTS':
+		case 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED':
+			return `it redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`;
+		case 'CERT_HAS_EXPIRED':
+		case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+		case 'SELF_SIGNED_CERT_IN_CHAIN':
+		case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+		case 'ERR_TLS_CERT_ALTNAME_INVALID':
+			return 'its https certificate is not valid';
+		default:
+			return 'a network error';
+	}
+}
+
+/** How many redirects a download follows. */
+export const MAX_DOWNLOAD_REDIRECTS = 3;
 
 /** A Content-Length header as a byte count; undefined when absent or not a number (a chunked answer). */
 export function declaredLengthOf(header: unknown): number | undefined {

@@ -1,18 +1,19 @@
 /**
- * The one way a request reaches the gateway. It joins the credential's base URL and the endpoint path, sets the
- * endpoint's `version` header from spec.ts and the `apikey` header (the same header as the credential's
- * `authenticate`), and turns every failure into a NodeApiError that carries the gateway's own message and never the
- * API key.
+ * The one way a request reaches the gateway: n8n's `httpRequestWithAuthentication` (attempt.ts), whose credential
+ * `authenticate` sets the `apikey` header. It joins the credential's base URL and the endpoint path, sets the
+ * endpoint's `version` header from spec.ts, and turns every failure into a NodeApiError that carries the gateway's
+ * own message and never the API key.
  *
  * Sending twice is worse than failing once. Every answer has one outcome (errors.ts, outcomeOfStatus): accepted, not
  * sent, or unknown. Only a 429 is retried here (not sent, and the gateway asked to wait), and only when the body can
  * be sent again (not a streamed body). Unknown outcomes (5xx, a lost connection, a timeout, an unreadable 2xx, a request
  * aborted by the execution's cancellation) are errors marked so that nothing repeats them.
  *
- * Deadlines: one AbortController per attempt, aborted by its deadline (the run's DeadlineWatch, deadlines.ts) or by the
+ * Deadlines: each attempt is ended by its deadline (one n8n-workflow `sleep` with a signal, pause.ts) or by the
  * execution's cancel signal; both let go of the attempt when it ends (nothing per request stays reachable from the
  * run). A JSON request has a deadline on the whole answer; a streamed upload (its time depends on its size) an idle
- * deadline, restarted by every chunk the request takes from the body.
+ * deadline, restarted by every chunk the request takes from the body. Waits (a 429's pause) end when the execution
+ * is cancelled.
  */
 import type {
 	IDataObject,
@@ -20,7 +21,7 @@ import type {
 	IHttpRequestOptions,
 	JsonObject,
 } from 'n8n-workflow';
-import { type NodeApiError, sleep } from 'n8n-workflow';
+import type { NodeApiError } from 'n8n-workflow';
 
 import { apiError, type Deadline, type RawResponse, send } from './attempt';
 import { type GatewayConnection, type GatewayContext, openConnection } from './connection';
@@ -47,9 +48,6 @@ export {
 	getGatewaySettings,
 	openConnection,
 } from './connection';
-
-/** The header the API key travels in (the credential's `authenticate` names the same one). */
-const API_KEY_HEADER = 'apikey';
 
 export interface GatewayRequest {
 	endpoint: EndpointName;
@@ -111,7 +109,7 @@ async function requestOn(this: GatewayContext, request: GatewayRequest, connecti
 	const { baseUrl } = connection.settings;
 	const endpoint = ENDPOINTS[request.endpoint];
 	const streamed = isBlobBody(request.body);
-	const headers: IDataObject = { [API_KEY_HEADER]: connection.apiKey };
+	const headers: IDataObject = {};
 	if (endpoint.version !== null) headers.version = endpoint.version;
 	if (request.contentType) headers['Content-Type'] = request.contentType;
 
@@ -139,7 +137,7 @@ async function requestOn(this: GatewayContext, request: GatewayRequest, connecti
 			if (wait <= RATE_LIMIT_RETRY.maxWaitSeconds) {
 				this.logger.debug(`Gateway rate limit on ${endpoint.path}; retrying in ${wait} s`);
 				if (request.pacing) request.pacing.pause(wait * 1000);
-				else await sleep(wait * 1000);
+				else await connection.cancel.wait(wait * 1000);
 				continue;
 			}
 		}

@@ -147,7 +147,8 @@ describe('Media Source: URL on a media message', () => {
 
 	it('refuses a URL that answers 404, with the status; nothing reaches the gateway', async () => {
 		const error = await rejectionOf(sendMedia('image', `${baseUrl}/photos/missing.jpg`));
-		expect(error.message).toBe(`Media URL (item 0): ${baseUrl}/photos/missing.jpg answered 404 Not Found, not a file`);
+		// The host only: a URL's path and query may hold a token.
+		expect(error.message).toBe(`Media URL (item 0): ${new URL(baseUrl).host} answered 404 Not Found, not a file`);
 		expect(gateway.sandbox.requests).toEqual([]);
 	});
 
@@ -172,7 +173,9 @@ describe('Media Source: URL on a media message', () => {
 
 	it('a download that breaks off is that item\'s error, and nothing reaches the gateway', async () => {
 		const error = await rejectionOf(sendMedia('image', `${baseUrl}/photos/broken.jpg`));
-		expect(error.message).toMatch(new RegExp(`^Media URL \\(item 0\\): the download of ${baseUrl}/photos/broken.jpg broke off`));
+		expect(error.message).toBe(
+			`Media URL (item 0): the download from ${new URL(baseUrl).host} failed: the connection was closed before the whole file came`,
+		);
 		expect(gateway.sandbox.requests).toEqual([]);
 	});
 

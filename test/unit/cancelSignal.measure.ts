@@ -9,7 +9,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { Cancellation, type GatewayConnection } from '../../nodes/gateway/connection';
-import { DeadlineWatch } from '../../nodes/gateway/deadlines';
 import { gatewayRequest } from '../../nodes/gateway/transport';
 
 const REQUESTS = Number(process.argv[2] ?? 100_000);
@@ -24,7 +23,9 @@ const liveBytes = async () => {
 
 /** A context whose HTTP helper answers at once, as a gateway would: only the node's own work is measured. */
 const context = {
-	helpers: { httpRequest: async () => ({ statusCode: 200, body: { messages: [{ id: 'wamid.1' }] }, headers: {} }) },
+	helpers: {
+		httpRequestWithAuthentication: async () => ({ statusCode: 200, body: { messages: [{ id: 'wamid.1' }] }, headers: {} }),
+	},
 	getNode: () => ({ id: 'n', name: 'Messaging Gateway', type: 'messagingGateway', typeVersion: 1, position: [0, 0], parameters: {} }),
 	logger: { debug: () => undefined },
 } as unknown as IExecuteFunctions;
@@ -35,8 +36,8 @@ async function main() {
 	const connection: GatewayConnection = {
 		settings: { baseUrl: 'http://gateway.test', phoneId: '', defaultCountry: '' },
 		apiKey: 'key-0123456789',
+		credentials: { apiKey: 'key-0123456789' },
 		cancel,
-		deadlines: new DeadlineWatch(),
 	};
 	const body = { messaging_product: 'whatsapp', to: '5511988887777', type: 'text', text: { body: 'oi' } };
 	const sendAll = async (count: number) => {
@@ -49,7 +50,7 @@ async function main() {
 	await sendAll(REQUESTS);
 	const growth = (await liveBytes()) - before;
 	process.stdout.write(
-		JSON.stringify({ requests: REQUESTS, growth, subscriptions: cancel.size, deadlines: connection.deadlines.size, aborted: execution.signal.aborted }),
+		JSON.stringify({ requests: REQUESTS, growth, subscriptions: cancel.size, timers: process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length, aborted: execution.signal.aborted }),
 	);
 	cancel.close();
 }

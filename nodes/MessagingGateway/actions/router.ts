@@ -5,8 +5,9 @@
  * starts, in item order.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { Cancellation } from '../../gateway/connection';
 import { readBatching } from './batching';
 import { dispatch, type DispatchResult } from './dispatcher';
 import { asNodeError, describeRefusal } from './nodeErrors';
@@ -85,7 +86,7 @@ async function runPerItem(
 			signal: run?.connection.cancel,
 		},
 		(itemIndex) => runItem.call(this, operation, itemIndex, run, where),
-		run ? run.sleep : async (ms) => await sleep(ms),
+		run ? run.sleep : async (ms) => await waitUnlessCancelled(ms, this),
 	);
 	if (result.cancelled) throw cancelledRun(this, result.succeeded, items.length);
 
@@ -98,6 +99,16 @@ async function runPerItem(
 		throw nodeError;
 	}
 	return outputOf.call(this, result);
+}
+
+/** The pause between batches of an operation without a send run: the execution's cancellation ends it. */
+async function waitUnlessCancelled(ms: number, context: IExecuteFunctions): Promise<void> {
+	const cancel = new Cancellation(context.getExecutionCancelSignal());
+	try {
+		await cancel.wait(ms);
+	} finally {
+		cancel.close();
+	}
 }
 
 /**

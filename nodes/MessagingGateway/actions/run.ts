@@ -17,7 +17,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readDefaultCountry } from '../../gateway/phone';
-import { cancellableWait } from '../../gateway/wait';
 import { openConnection, type GatewayConnection, type RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
 import { RecipientTurns } from './recipientTurns';
@@ -55,7 +54,9 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 	const { cancel } = connection;
 	const pacer = new Pacer({ perSecond: settings.perSecond, perRecipientMs: settings.perRecipientMs });
 	const cancelled = () => cancel.aborted;
-	const sleep = async (ms: number) => await cancellableWait(ms, cancel);
+	const sleep = async (ms: number) => {
+		await cancel.wait(ms);
+	};
 	const cancelledError = (itemIndex: number) =>
 		new NodeOperationError(context.getNode(), `The execution was canceled: item ${itemIndex} was not sent`, { itemIndex });
 

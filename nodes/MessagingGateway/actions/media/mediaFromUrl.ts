@@ -4,35 +4,56 @@
  * same request as a binary. A file over its kind's limit is refused before the upload by its Content-Length; an
  * answer without one is read into memory up to the limit (at most 100 MB, a document) and refused as soon as it
  * passes it, so the gateway never gets part of a file.
+ *
+ * The download is a request like the gateway's (gateway/attempt.ts): the node's Timeout is its idle deadline (no byte
+ * for that long ends it, headers included), Stop ends it at once, and it follows at most MAX_DOWNLOAD_REDIRECTS
+ * redirects. It goes through `httpRequest`, not `httpRequestWithAuthentication`: the credential's API key must not
+ * reach a file host. Its errors name the item, the field and the host, never the rest of the URL (a password, a
+ * token), and say that nothing was uploaded; a download that breaks off during the upload cuts the upload before its
+ * last byte, so the gateway has nothing complete.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { networkErrorCode } from '../../../gateway/attempt';
+import { Attempt, networkErrorCode } from '../../../gateway/attempt';
+import { Cancellation } from '../../../gateway/connection';
 import { checkMediaFile } from '../../../gateway/media';
 import { SIGNATURE_BYTES } from '../../../gateway/mediaFormat';
 import type { NodeStream } from '../../../gateway/nodeStream';
 import {
 	declaredLengthOf,
 	declaredTypeOf,
+	describeDownloadNetworkError,
 	fileNameOfDownload,
+	hostOf,
+	MAX_DOWNLOAD_REDIRECTS,
 	MediaTooLargeError,
 	peekHead,
 	readAll,
 	readMediaUrl,
 } from '../../../gateway/mediaUrl';
 import { MEDIA_LIMITS, type MediaKind } from '../../../gateway/spec';
-import type { GatewayRequest } from '../../../gateway/transport';
+import { REQUEST_TIMEOUT_MS, type GatewayRequest } from '../../../gateway/transport';
 import { uploadCheckedMedia, type UploadedMedia } from './uploadMedia';
-
-/** Deadline of the download's connection and of each pause in its data. */
-const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 interface DownloadResponse {
 	statusCode: number;
 	statusMessage?: string;
 	headers: Record<string, unknown>;
 	body: NodeStream;
+}
+
+const NOTHING_UPLOADED = 'The download failed; nothing was uploaded or sent for this item.';
+
+/**
+ * A NodeOperationError that shows `message` as it is: n8n replaces a message that contains a network code with its
+ * own words and keeps the original in `messages`, stored with the execution.
+ */
+function downloadError(context: IExecuteFunctions, itemIndex: number, message: string, description: string): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), message, { itemIndex, description });
+	error.message = message;
+	error.messages = [];
+	return error;
 }
 
 /** Downloads the file at `rawUrl` and uploads it as `kind` (or the kind its format suggests). */
@@ -45,69 +66,111 @@ export async function uploadMediaFromUrl(
 	run?: Pick<GatewayRequest, 'connection' | 'timeoutMs'>,
 ): Promise<UploadedMedia> {
 	const refuse = (reason: string) =>
-		new NodeOperationError(this.getNode(), `Media URL (item ${itemIndex}): ${reason}`, {
-			itemIndex,
-			description: 'Nothing was uploaded or sent for this item.',
-		});
+		downloadError(this, itemIndex, `Media URL (item ${itemIndex}): ${reason}`, 'Nothing was uploaded or sent for this item.');
 	const read = readMediaUrl(rawUrl);
 	if ('problem' in read) throw refuse(read.problem);
 	const { url } = read;
+	const host = hostOf(url);
+	const failed = (reason: string) =>
+		downloadError(this, itemIndex, `Media URL (item ${itemIndex}): the download from ${host} failed: ${reason}`, NOTHING_UPLOADED);
 
-	let response: DownloadResponse;
-	try {
-		response = (await this.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'stream',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: DOWNLOAD_TIMEOUT_MS,
-		})) as DownloadResponse;
-	} catch (error) {
-		throw refuse(`could not download ${url} (${networkErrorCode(error) ?? (error as Error).message})`);
-	}
-	const source = response.body;
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		source.destroy();
-		const status = `${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
-		throw refuse(`${url} answered ${status}, not a file`);
-	}
+	const ownCancel = run?.connection ? undefined : new Cancellation(this.getExecutionCancelSignal());
+	const cancel = run?.connection?.cancel ?? (ownCancel as Cancellation);
+	const timeoutMs = run?.timeoutMs ?? REQUEST_TIMEOUT_MS;
+	const seconds = Math.round(timeoutMs / 100) / 10;
+	// Idle only while the node waits for the file host: not while the upload holds the bytes back (its own deadline).
+	const asking = { now: true };
+	const attempt = new Attempt(cancel, { ms: timeoutMs, idle: true }, () => !asking.now);
+	const whyEnded = (error: unknown) =>
+		attempt.ended === 'cancel'
+			? downloadError(
+					this,
+					itemIndex,
+					`The execution was canceled during the download of item ${itemIndex}'s Media URL from ${host}`,
+					NOTHING_UPLOADED,
+				)
+			: attempt.ended === 'timeout'
+				? failed(`no byte came for ${seconds} s (Timeout option)`)
+				: failed(describeDownloadNetworkError(networkErrorCode(error)));
 
-	const declaredLength = declaredLengthOf(response.headers['content-length']);
-	let peeked: Awaited<ReturnType<typeof peekHead>>;
+	let source: NodeStream | undefined;
+	const destroySource = () => source?.destroy();
 	try {
-		peeked = await peekHead(source, SIGNATURE_BYTES);
-	} catch (error) {
-		source.destroy();
-		throw refuse(`the download of ${url} broke off (${(error as Error).message})`);
-	}
-	const { head, whole } = peeked;
-	const verdict = checkMediaFile(
-		{ mimeType: declaredTypeOf(response.headers['content-type']), size: declaredLength ?? 0, head },
-		kind,
-	);
-	if (!verdict.ok) {
-		source.destroy();
-		throw refuse(verdict.reason);
-	}
-	const { maxBytes, label } = MEDIA_LIMITS[verdict.kind];
-	const file = whole({ kind: verdict.kind, maxBytes, label });
-	const fileName = fileNameOfDownload(url, response.headers['content-disposition'], verdict.kind, verdict.format);
-	const upload = { fileName, mimeType: verdict.mimeType, kind: verdict.kind };
+		if (cancel.aborted) throw whyEnded(undefined);
+		let response: DownloadResponse;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'GET',
+				url,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				maxRedirects: MAX_DOWNLOAD_REDIRECTS,
+				abortSignal: attempt.signal,
+			})) as DownloadResponse;
+		} catch (error) {
+			throw whyEnded(error);
+		}
+		source = response.body;
+		asking.now = false;
+		// After the headers the stream is the request: the deadline or Stop end it.
+		attempt.signal.addEventListener('abort', destroySource, { once: true });
+		if (response.statusCode < 200 || response.statusCode >= 300) {
+			const status = `${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+			throw refuse(`${host} answered ${status}, not a file`);
+		}
+		const bytes = downloaded(source, attempt, asking, whyEnded);
 
-	try {
+		const declaredLength = declaredLengthOf(response.headers['content-length']);
+		const { head, whole } = await peekHead(bytes, SIGNATURE_BYTES);
+		const verdict = checkMediaFile(
+			{ mimeType: declaredTypeOf(response.headers['content-type']), size: declaredLength ?? 0, head },
+			kind,
+		);
+		if (!verdict.ok) throw refuse(verdict.reason);
+		const { maxBytes, label } = MEDIA_LIMITS[verdict.kind];
+		const file = whole({ kind: verdict.kind, maxBytes, label });
+		const fileName = fileNameOfDownload(url, response.headers['content-disposition'], verdict.kind, verdict.format);
+		const upload = { fileName, mimeType: verdict.mimeType, kind: verdict.kind };
+
 		if (declaredLength === undefined) {
-			let data: Buffer;
-			try {
-				data = await readAll(file);
-			} catch (error) {
-				throw refuse(error instanceof MediaTooLargeError ? error.message : `the download of ${url} broke off (${(error as Error).message})`);
-			}
+			const data = await readAll(file).catch((error: unknown) => {
+				throw error instanceof MediaTooLargeError ? refuse(error.message) : error;
+			});
 			return await uploadCheckedMedia.call(this, itemIndex, { ...upload, data, fileSize: data.length }, run);
 		}
 		return await uploadCheckedMedia.call(this, itemIndex, { ...upload, data: file, fileSize: declaredLength }, run);
 	} finally {
 		// An upload that failed before reading the file (or read it all) leaves no download open.
-		source.destroy();
+		attempt.signal.removeEventListener('abort', destroySource);
+		attempt.end();
+		source?.destroy();
+		ownCancel?.close();
+	}
+}
+
+/**
+ * The download's bytes as they arrive: each chunk restarts the idle deadline, which counts only while a chunk is asked
+ * for; a stream that breaks off, stalls past the Timeout or is stopped ends with the error that says so.
+ */
+async function* downloaded(
+	source: NodeStream,
+	attempt: Attempt,
+	asking: { now: boolean },
+	whyEnded: (error: unknown) => NodeOperationError,
+): AsyncGenerator<Uint8Array> {
+	let failure: unknown;
+	const chunks = (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+	for (;;) {
+		asking.now = true;
+		const next = await chunks.next().catch((error: unknown) => {
+			failure = error;
+			return undefined;
+		});
+		asking.now = false;
+		if (next === undefined || attempt.ended) throw whyEnded(failure);
+		if (next.done) return;
+		attempt.touch();
+		yield next.value;
 	}
 }

@@ -1,0 +1,45 @@
+/**
+ * The one timer of the nodes: n8n-workflow's abortable sleep, whichever the host n8n has. The node runs on the host's
+ * n8n-workflow: 2.0 to 2.30 export `sleepWithAbort(ms, signal)` beside a `sleep(ms)` without one; 2.35 to 2.41 export
+ * only `sleep(ms, signal)` (from @n8n/utils). All reject when the signal aborts and clear their timer; some leave their
+ * abort listener on the signal when the time elapses (2.0, 2.35). So every wait passes a signal of its own (the
+ * callers: Cancellation.wait, Attempt), and whatever a version leaves on it goes with the wait. Every deadline and
+ * every wait of a run is a `pause`.
+ */
+import * as workflow from 'n8n-workflow';
+
+export type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+/** The abortable sleep a version of n8n-workflow exports: `sleepWithAbort` when it has one, else `sleep`. */
+export function abortableSleepOf(module: object): AbortableSleep {
+	const exported = module as { sleepWithAbort?: unknown; sleep?: unknown };
+	if (typeof exported.sleepWithAbort === 'function') return exported.sleepWithAbort as AbortableSleep;
+	if (typeof exported.sleep === 'function') return exported.sleep as AbortableSleep;
+	throw new Error('n8n-workflow exports neither sleepWithAbort nor sleep');
+}
+
+const abortableSleep = abortableSleepOf(workflow);
+
+/** Node's timers take at most 2^31-1 ms (a longer one fires at once): longer waits are taken in steps. */
+const LONGEST_STEP_MS = 2_147_483_647;
+
+/**
+ * Waits `ms`, or less when `signal` aborts first: true when the time elapsed, false when the signal aborted (also when
+ * it already had). Never rejects, however the host's sleep rejects on an abort (2.0.x: ManualExecutionCancelledError;
+ * later: the signal's reason).
+ */
+export async function pause(ms: number, signal: AbortSignal, sleep: AbortableSleep = abortableSleep): Promise<boolean> {
+	let left = Math.max(0, ms);
+	do {
+		if (signal.aborted) return false;
+		const step = Math.min(left, LONGEST_STEP_MS);
+		// Both sleeps reject only when the signal aborts.
+		const elapsed = await sleep(step, signal).then(
+			() => true,
+			() => false,
+		);
+		if (!elapsed) return false;
+		left -= step;
+	} while (left > 0);
+	return !signal.aborted;
+}

@@ -1,0 +1,95 @@
+/**
+ * The nodes' one timer (gateway/pause.ts): n8n-workflow's abortable sleep of the host's version, found by what the
+ * version exports. A wait ends when its time elapses or at once when its signal aborts, never rejects, and leaves no
+ * timer and no listener behind.
+ */
+import { getEventListeners } from 'node:events';
+import * as workflow from 'n8n-workflow';
+
+import { Cancellation } from '../../../nodes/gateway/connection';
+import { abortableSleepOf, pause, type AbortableSleep } from '../../../nodes/gateway/pause';
+
+const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+/** n8n-workflow 2.0.x's `sleepWithAbort`, as it was (utils.ts): it rejects with its own error, and on elapsing leaves its listener. */
+class ManualExecutionCancelledError extends Error {}
+const sleepWithAbortOf2_0: AbortableSleep = async (ms, abortSignal) =>
+	await new Promise<void>((resolve, reject) => {
+		if (abortSignal?.aborted) {
+			reject(new ManualExecutionCancelledError(''));
+			return;
+		}
+		const timeout = setTimeout(resolve, ms);
+		abortSignal?.addEventListener('abort', () => {
+			clearTimeout(timeout);
+			reject(new ManualExecutionCancelledError(''));
+		}, { once: true });
+	});
+const sleepOf2_0 = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('the sleep of the host n8n-workflow', () => {
+	it('2.0.x (sleep without a signal, sleepWithAbort): sleepWithAbort; 2.41 (sleep with a signal only): sleep', () => {
+		expect(abortableSleepOf({ sleep: sleepOf2_0, sleepWithAbort: sleepWithAbortOf2_0 })).toBe(sleepWithAbortOf2_0);
+		expect(abortableSleepOf({ sleep: workflow.sleep })).toBe(workflow.sleep);
+		expect(() => abortableSleepOf({})).toThrow(/neither sleepWithAbort nor sleep/);
+	});
+
+	it('the installed n8n-workflow is one of the two shapes (2.41: sleep takes the signal)', () => {
+		expect(typeof workflow.sleep).toBe('function');
+		const exported = workflow as unknown as { sleepWithAbort?: unknown };
+		if (exported.sleepWithAbort === undefined) expect(workflow.sleep.length).toBeGreaterThanOrEqual(1);
+	});
+});
+
+describe.each([
+	['the installed n8n-workflow', undefined],
+	['n8n-workflow 2.0.x (sleepWithAbort)', sleepWithAbortOf2_0],
+] as const)('pause on %s', (_name, sleep) => {
+	it('waits the time and says it elapsed', async () => {
+		const started = Date.now();
+		expect(await pause(120, new AbortController().signal, sleep)).toBe(true);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+	});
+
+	it('ends at once when the signal aborts, without rejecting, and leaves no timer', async () => {
+		const before = timers();
+		const wait = new AbortController();
+		const started = Date.now();
+		const waiting = pause(60_000, wait.signal, sleep);
+		setTimeout(() => wait.abort(), 30);
+		expect(await waiting).toBe(false);
+		expect(Date.now() - started).toBeLessThan(200);
+		expect(timers()).toBe(before);
+		expect(getEventListeners(wait.signal, 'abort')).toHaveLength(0);
+	});
+
+	it('does not wait on a signal that already aborted', async () => {
+		const wait = new AbortController();
+		wait.abort();
+		const started = Date.now();
+		expect(await pause(60_000, wait.signal, sleep)).toBe(false);
+		expect(Date.now() - started).toBeLessThan(50);
+	});
+});
+
+describe("a run's wait (Cancellation.wait)", () => {
+	it("ends at once when the execution is cancelled and leaves one listener on n8n's signal, its own", async () => {
+		const execution = new AbortController();
+		const cancel = new Cancellation(execution.signal);
+		const waits = Promise.all([cancel.wait(60_000), cancel.wait(60_000), cancel.wait(60_000)]);
+		expect(getEventListeners(execution.signal, 'abort')).toHaveLength(1);
+		const started = Date.now();
+		setTimeout(() => execution.abort(), 20);
+		expect(await waits).toEqual([false, false, false]);
+		expect(Date.now() - started).toBeLessThan(200);
+		expect(cancel.size).toBe(0);
+		expect(await cancel.wait(60_000)).toBe(false);
+	});
+
+	it('elapses when nothing cancels it and unsubscribes', async () => {
+		const cancel = new Cancellation(new AbortController().signal);
+		expect(await cancel.wait(50)).toBe(true);
+		expect(cancel.size).toBe(0);
+		cancel.close();
+	});
+});
