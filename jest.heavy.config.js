@@ -1,13 +1,14 @@
 /**
- * `npm run test:heavy`: the checks that move 100 MB or measure memory (`*.heavy.test.ts`), left out of `npm test`
- * because they take minutes on a busy 2-core machine. CI runs them after `npm test`, one file at a time so that no
- * other worker's garbage or CPU load counts in a memory or time reading.
+ * `npm run test:heavy`: the checks that move 100 MB or measure memory, which `npm test` leaves out (jest.config.js)
+ * because they take minutes on a busy 2-core machine: `*.heavy.test.ts` and test/unit/cancelSignal.test.ts (100,000
+ * requests). CI runs them after `npm test`, one file at a time (`--runInBand`) so that no other file's garbage or
+ * CPU load counts in a memory reading.
  */
 const base = require('./jest.config');
 
 module.exports = {
 	...base,
-	testMatch: ['**/*.heavy.test.ts'],
+	testMatch: ['**/*.heavy.test.ts', '**/test/unit/cancelSignal.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 	// Minutes on a busy machine (the 100 MB upload took 226 s at load 13): slow is not wrong here; the bounds are on memory.
 	testTimeout: 900_000,
