@@ -1,5 +1,5 @@
 /**
- * Media given as a URL (NOTES.md: the node downloads it and uploads it, so the message still carries a media id).
+ * Media given as a URL (docs/gateway.md: the node downloads it and uploads it, so the message still carries a media id).
  * Pure: no n8n imports. The download itself is in actions/media/mediaFromUrl.ts; what is decided about the answer,
  * and the byte limit while it streams, is here and tested directly.
  */
