@@ -1,8 +1,8 @@
 /**
  * `npm run test:heavy`: the checks that move 100 MB or measure memory, which `npm test` leaves out (jest.config.js)
  * because they take minutes on a busy 2-core machine: `*.heavy.test.ts` (media, sandbox uploads, person items, the
- * harness's 50 MB input) and test/unit/cancelSignal.test.ts (100,000 requests). CI runs them after `npm test`, one
- * file at a time (`--runInBand`) so that no other file's garbage or CPU load counts in a memory reading.
+ * harness's 50 MB input) and test/unit/cancelSignal.test.ts (100,000 requests). CI runs them after `npm test`. Each
+ * worker is a process of its own: another worker's garbage never counts in a memory reading (memory is per process).
  */
 const base = require('./jest.config');
 
