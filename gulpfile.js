@@ -19,8 +19,11 @@ task('build:icons', () =>
  */
 const BUNDLED_MODULES = ['nodes/gateway/libphonenumber.ts'];
 
-task('build:bundle', () =>
-	Promise.all(
+/** Where the licence notices of the bundled packages ship (package.json `files`; scripts/check-package.js checks it). */
+const THIRD_PARTY_LICENSES = 'dist/THIRD_PARTY_LICENSES';
+
+task('build:bundle', async () => {
+	const results = await Promise.all(
 		BUNDLED_MODULES.map((entry) => {
 			const outfile = path.resolve('dist', entry.replace(/\.ts$/, '.js'));
 			// The compiler's source map describes the file the bundle replaces.
@@ -36,10 +39,33 @@ task('build:bundle', () =>
 				packages: 'bundle',
 				legalComments: 'eof',
 				logLevel: 'warning',
+				metafile: true,
 			});
 		}),
-	),
-);
+	);
+	const inputs = results.flatMap((result) => Object.keys(result.metafile.inputs));
+	fs.writeFileSync(path.resolve(THIRD_PARTY_LICENSES), thirdPartyLicenses(inputs));
+});
+
+/**
+ * The licence files of every package whose code a bundle inlined (MIT and the like require the notice to ship with
+ * the code): each package's name, version and licence field, then each of its LICENSE / LICENCE / NOTICE / COPYING files.
+ */
+function thirdPartyLicenses(bundledInputs) {
+	const packageDirs = new Set();
+	for (const input of bundledInputs) {
+		const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.replace(/\\/g, '/'));
+		if (match) packageDirs.add(match[1]);
+	}
+	const sections = [...packageDirs].sort().map((dir) => {
+		const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+		const files = fs.readdirSync(dir).filter((name) => /^(licen[cs]e|notice|copying)/i.test(name)).sort();
+		if (files.length === 0) throw new Error(`${pkg.name} is bundled into dist but has no licence file to ship`);
+		const texts = files.map((name) => `--- ${name}\n\n${fs.readFileSync(path.join(dir, name), 'utf8').trim()}\n`);
+		return `=== ${pkg.name}@${pkg.version} (${pkg.license})\n\n${texts.join('\n')}`;
+	});
+	return `Third-party code bundled into this package's dist folder, with its licence notices.\n\n${sections.join('\n')}`;
+}
 
 // A stale file of an earlier build (a removed node, a test compiled by an older tsconfig) would otherwise be packed.
 task('clean', (done) => {

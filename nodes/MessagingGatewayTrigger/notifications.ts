@@ -1,7 +1,7 @@
 /**
  * Notifications delivered to a registered webhook → flat items for the trigger. Pure: no n8n imports.
  *
- * The gateway sends Meta's `value` object alone (NOTES.md); Meta's full envelope
+ * The gateway sends Meta's `value` object alone (docs/gateway.md); Meta's full envelope
  * `{ object, entry: [{ changes: [{ field, value }] }] }` is accepted too and unwrapped. The kind of a `value` is told
  * by its keys: `messages` (incoming messages), `statuses` (sent / delivered / read / failed of outgoing messages),
  * `event` + `message_template_id` (template status update), `errors` (errors not tied to a message).

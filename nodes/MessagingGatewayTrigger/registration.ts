@@ -8,7 +8,7 @@ import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import { WEBHOOK_META_VERSION_SPELLINGS, WEBHOOK_META_VERSIONS } from '../gateway/spec';
 
 /**
- * The header that carries this registration's secret on every notification. The gateway signs nothing (NOTES.md),
+ * The header that carries this registration's secret on every notification. The gateway signs nothing (docs/gateway.md),
  * so this header, known only to the gateway and this node, is what tells a real notification from a forged one.
  */
 export const SECRET_HEADER = 'x-gateway-webhook-secret';

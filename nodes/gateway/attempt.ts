@@ -89,9 +89,9 @@ export class Attempt {
 
 /**
  * n8n's `httpRequestWithAuthentication` sets a request's abort signal to its context's `getExecutionCancelSignal()`
- * when the context has one, replacing the request's own (n8n-core 2.0 to 2.41, request-helpers/authentication.ts; a
- * contract test holds it). The attempt's signal, aborted by the execution's cancellation or by the deadline, reaches
- * it as the cancel signal of a context that is the node's own in everything else.
+ * when the context has one, replacing the request's own (n8n-core 2.0 to 2.41; test/contract/request-body.test.ts
+ * holds it). The attempt's signal, aborted by the execution's cancellation or by the deadline, reaches it as the
+ * cancel signal of a context that is the node's own in everything else.
  */
 function withCancelSignal<T extends object>(context: T, signal: AbortSignal): T {
 	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;

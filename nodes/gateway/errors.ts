@@ -1,7 +1,7 @@
 /**
  * Reading the gateway's answers when something went wrong. Pure: no n8n imports, tested directly.
  *
- * The gateway's own error shape is not documented (NOTES.md); it may pass Meta's shape through. So the message is
+ * The gateway's own error shape is not documented (docs/gateway.md); it may pass Meta's shape through. So the message is
  * looked for in `error.message`, `message`, `errors[]`, `title`, `detail`, in that order, with Meta's
  * `error.error_data.details` as the longer description, and the HTTP status text as the last resort.
  */
@@ -86,7 +86,7 @@ export type RequestOutcome = 'accepted' | 'notSent' | 'unknown';
 /**
  * The outcome of an HTTP status. A 2xx is accepted (its body must still be readable: an unreadable 2xx is unknown).
  * Every 4xx, 429 included, is the gateway or its proxy refusing the request before taking it: not sent. Every 5xx is
- * unknown: the gateway sits behind an API proxy (NOTES.md), whose 502, 503 and 504 come when the upstream failed or
+ * unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502, 503 and 504 come when the upstream failed or
  * did not answer in time, which may be after it accepted the message; and a 500 is the one error status the spec
  * documents ("Server error", section 7) without saying at what point it happens, while the proxy answers its own
  * failures with a 500 too, so a 500 cannot be told apart from "taken, then failed". 1xx and 3xx (redirects are not

@@ -1,17 +1,17 @@
 /**
- * Every fact of the gateway that the code relies on, in one place (gateway-spec.md and NOTES.md).
+ * Every fact of the gateway that the code relies on, in one place (docs/gateway.md).
  * Pure data: nothing here imports n8n, so the sandbox gateway and the pure modules share it too.
  */
 
 import type { MediaFormat } from './mediaFormat';
 
-/** `messaging_product` on every request and response that carries it (NOTES.md decision). */
+/** `messaging_product` on every request and response that carries it (docs/gateway.md, Decisions). */
 export const CHANNEL = 'whatsapp';
 
-/** The production host of every vendor example (NOTES.md). */
+/** The production host of every vendor example (docs/gateway.md). */
 export const DEFAULT_BASE_URL = 'https://api-cerberus-kong.socialminer.tech';
 
-/** Name of the optional phone-id query parameter of webhook and template creation (NOTES.md decision). */
+/** Name of the optional phone-id query parameter of webhook and template creation (docs/gateway.md, Decisions). */
 export const PHONE_ID_QUERY_PARAM = 'phoneId';
 
 /**
@@ -49,14 +49,14 @@ export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /**
- * Media kinds that carry a `caption`. The spec shows it on document only; NOTES.md: the network also takes it on
+ * Media kinds that carry a `caption`. The spec shows it on document only; docs/gateway.md: the network also takes it on
  * image and video, which the gateway's version 5.0 passes through. Audio and stickers have none on the network.
  */
 export const CAPTIONED_MEDIA_KINDS = ['image', 'video', 'document'] as const satisfies readonly MediaKind[];
 
 /**
- * Media limits (spec section 8), read as decimal as NOTES.md says (5 MB = 5,000,000 bytes, 100 KB = 100,000 bytes),
- * and the formats the network accepts per kind (NOTES.md), each with the content type it is uploaded as; format ids
+ * Media limits (spec section 8), read as decimal as docs/gateway.md decides (5 MB = 5,000,000 bytes, 100 KB = 100,000 bytes),
+ * and the formats the network accepts per kind (docs/gateway.md), each with the content type it is uploaded as; format ids
  * are those of gateway/mediaFormat.ts, which tells them apart from a file's first bytes. Documents take any format.
  */
 export const MEDIA_LIMITS: Record<
@@ -95,7 +95,7 @@ export const MEDIA_LIMITS: Record<
 	sticker: { maxBytes: 100_000, label: '100 KB', formats: [{ format: 'webp', mimeType: 'image/webp' }] },
 };
 
-/** Person files: at most 1 GB per file, read as 1,000,000,000 bytes (NOTES.md decision). */
+/** Person files: at most 1 GB per file, read as 1,000,000,000 bytes (docs/gateway.md, Decisions). */
 export const PERSON_FILE_MAX_BYTES = 1_000_000_000;
 
 /** Person record fields (spec section 2.8), PascalCase in JSON and CSV, in the order files list them. */
@@ -167,7 +167,7 @@ export const TEMPLATE_EDIT_QUOTA = { perThirtyDays: 10, perDay: 1 } as const;
 /** Template states that may be edited (spec sections 3 and 4.5). */
 export const TEMPLATE_EDITABLE_STATUSES = ['APPROVED', 'REJECTED', 'PAUSED'] as const;
 
-/** Network limits that the spec does not give but that are well known (NOTES.md decision). */
+/** Network limits that the spec does not give but that are well known (docs/gateway.md, Decisions). */
 export const NETWORK_LIMITS = {
 	maxReplyButtons: 3,
 	maxReplyButtonTitleLength: 20,

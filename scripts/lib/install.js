@@ -163,6 +163,33 @@ async function ensureTool(name, version) {
 	return path.join(dir, 'node_modules');
 }
 
+/**
+ * The oldest n8n the package claims, as the node tests load it: n8n-workflow and n8n-core of that n8n release (its own
+ * dependencies, `npm view n8n@<version> dependencies`), with what they bring (@n8n/di, @n8n/config,
+ * @n8n/backend-common), in `<cache>/compat-n8n-<version>-<manifest hash>`. They load in Node 20, so this needs no Node 24.
+ * Returns the folder's node_modules path.
+ */
+async function ensureN8nLibraries({ n8n, workflow, core }) {
+	const manifest = {
+		name: 'mg-compat',
+		private: true,
+		dependencies: { 'n8n-workflow': workflow, 'n8n-core': core },
+		// @langchain/core (an n8n-core dependency the tests never reach) requires the ESM-only p-retry 7: Node 20.19+
+		// loads it, Jest's module registry cannot. p-retry 4 has the same API in CommonJS.
+		overrides: { 'p-retry': '4.6.2' },
+	};
+	// The manifest's hash in the folder name: a changed manifest installs anew instead of reusing a stale folder.
+	const hash = require('node:crypto').createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 8);
+	const dir = await atomicInstall(path.join(cacheDir(), `compat-n8n-${n8n}-${hash}`), `n8n-workflow ${workflow} and n8n-core ${core} (n8n ${n8n})`, async (tmp) => {
+		fs.writeFileSync(path.join(tmp, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+		await run(process.execPath, [npmCli(), 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			env: npmEnv(),
+			cwd: tmp,
+		});
+	});
+	return path.join(dir, 'node_modules');
+}
+
 /** Node 24 and n8n, in that order (the sqlite3 build needs Node 24). */
 async function ensureRuntime() {
 	const node24 = await ensureNode24();
@@ -170,7 +197,7 @@ async function ensureRuntime() {
 	return { node24, n8n };
 }
 
-module.exports = { N8N_VERSION, ensureNode24, ensureN8n, ensureTool, ensureRuntime, npmCli };
+module.exports = { N8N_VERSION, ensureNode24, ensureN8n, ensureN8nLibraries, ensureTool, ensureRuntime, npmCli };
 
 if (require.main === module) {
 	// `node scripts/lib/install.js`: warm the cache only.

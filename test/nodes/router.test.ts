@@ -68,14 +68,17 @@ describe('paired items and Continue On Fail', () => {
 
 describe('batching', () => {
 	it('pauses between batches of the chosen size', async () => {
+		// Each answer takes 1 s: a request that reaches the gateway less than 1 s after the one before it was sent
+		// before that one was answered (the same batch); a new batch waits for the answers, then the 400 ms pause.
+		gateway.sandbox.setLatency(1000);
 		await run(sendText({ sending: { batchSize: 2, batchInterval: 400 } }), phones(5));
 		const pauses = gaps();
 		expect(pauses).toHaveLength(4);
-		// Requests 2 and 4 start a new batch: they wait; the others follow at once.
-		expect(pauses[1]).toBeGreaterThanOrEqual(380);
-		expect(pauses[3]).toBeGreaterThanOrEqual(380);
-		expect(pauses[0]).toBeLessThan(300);
-		expect(pauses[2]).toBeLessThan(300);
+		// Requests 2 and 4 start a new batch: they wait; the others go with the one before them.
+		expect(pauses[1]).toBeGreaterThanOrEqual(1000 + 380);
+		expect(pauses[3]).toBeGreaterThanOrEqual(1000 + 380);
+		expect(pauses[0]).toBeLessThan(1000);
+		expect(pauses[2]).toBeLessThan(1000);
 	});
 
 	it('an option left out takes its default: a batch size alone pauses the default interval', async () => {
@@ -94,11 +97,11 @@ describe('batching', () => {
 describe('parallel sending (dispatcher)', () => {
 	it('answers that come back out of order: output in input order, each item paired with its own answer', async () => {
 		const items = phones(6);
-		// The first items answer last: item 0 after 900 ms, item 5 at once.
-		gateway.sandbox.setLatency((request) => (5 - Number(recipientOf(request).slice(-1))) * 180);
+		// The first items answer last: item 0 after 2 s, item 5 at once.
+		gateway.sandbox.setLatency((request) => (5 - Number(recipientOf(request).slice(-1))) * 400);
 		const { output } = await run(sendText(), items);
 		const received = gateway.sandbox.requests.map((request) => request.receivedAt);
-		expect(Math.max(...received) - Math.min(...received)).toBeLessThan(900); // all sent before item 0's answer
+		expect(Math.max(...received) - Math.min(...received)).toBeLessThan(2000); // all sent before item 0's answer
 		expect(output[0].map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expect(output[0].map((item) => item.json.to)).toEqual(digitsOf(items));
 		const ids = acceptedIds();

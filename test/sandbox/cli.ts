@@ -243,7 +243,7 @@ Every request the sandbox received: ${url}/__sandbox/requests`);
 	return 1;
 }
 
-/** An incoming text message in the shape the gateway delivers: Meta's `value` object only (NOTES.md). */
+/** An incoming text message in the shape the gateway delivers: Meta's `value` object only (docs/gateway.md). */
 function incomingText(phoneId: string, options: DeliverArguments): object {
 	return {
 		messaging_product: CHANNEL,

@@ -1,6 +1,6 @@
 /**
  * Error answers of the sandbox gateway. The gateway's own error shape is not documented (spec section 7), so every
- * error answers Meta's shape, which a gateway in front of the network passes through (NOTES.md). That way the node's
+ * error answers Meta's shape, which a gateway in front of the network passes through (docs/gateway.md). That way the node's
  * error reader is exercised by every refusal, and the message always names the offending field or rule.
  */
 

@@ -1,5 +1,5 @@
 /**
- * What the network does with a media message (spec section 8, NOTES.md): the referenced media must be a format its
+ * What the network does with a media message (spec section 8, docs/gateway.md): the referenced media must be a format its
  * kind accepts, uploaded with that format's content type, and within the kind's decimal size limit. The upload itself
  * does not say the kind, so these checks run when a message references the media. Media ids the sandbox did not
  * issue (or issued to another key) are not checked here: the sandbox cannot know them.

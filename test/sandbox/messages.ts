@@ -1,7 +1,7 @@
 /**
  * `POST /api/Messages` (spec sections 2.2, 2.3, 4.1): the body of every message type and of mark-as-read, checked
  * field by field, and the success answers. Limits the spec does not give follow the network's well-known ones
- * (NETWORK_LIMITS, NOTES.md).
+ * (NETWORK_LIMITS, docs/gateway.md).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -239,7 +239,7 @@ function validateMediaById(value: unknown, field: string): void {
 	matching(media.id, `${field}.id`, MEDIA_ID_PATTERN, 'a media id from the media upload (digits)');
 }
 
-/** Image and video: the media id and an optional caption (NOTES.md: the network takes it; spec.ts CAPTIONED_MEDIA_KINDS). */
+/** Image and video: the media id and an optional caption (docs/gateway.md: the network takes it; spec.ts CAPTIONED_MEDIA_KINDS). */
 function validateCaptionedMedia(value: unknown, field: string): void {
 	const media = object(value, field);
 	onlyKeys(media, field, ['id', 'caption']);
@@ -271,7 +271,7 @@ export function newMessageId(): string {
 	return `wamid.SBX${Date.now().toString(36).toUpperCase()}${messageCounter.toString(36).toUpperCase()}${randomBytes(6).toString('hex').toUpperCase()}`;
 }
 
-/** Spec 2.3 for sends; `{ success: true }` for mark-as-read (NOTES.md). */
+/** Spec 2.3 for sends; `{ success: true }` for mark-as-read (docs/gateway.md). */
 export function messageResponse(request: MessageRequest): unknown {
 	if (request.kind === 'read') return { success: true };
 	return {

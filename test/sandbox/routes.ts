@@ -1,5 +1,5 @@
 /**
- * The gateway's routes (spec section 4, NOTES.md for the webhook deletion), built from ENDPOINTS so that a path or
+ * The gateway's routes (spec section 4, docs/gateway.md for the webhook deletion), built from ENDPOINTS so that a path or
  * version is written in one place only. Paths match exactly, including case and the trailing slash of the webhook
  * creation.
  */

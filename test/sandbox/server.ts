@@ -1,5 +1,5 @@
 /**
- * The sandbox gateway: a real HTTP server that implements every endpoint of gateway-spec.md, checks each request
+ * The sandbox gateway: a real HTTP server that implements every endpoint of docs/gateway.md, checks each request
  * strictly against it and answers as it says, errors included. Every test of the package runs against it, so it is
  * the referee: what it lets through, the real gateway might refuse.
  *
@@ -63,7 +63,7 @@ export interface SandboxOptions {
 	keepBodiesUpToBytes?: number;
 	/** The clock of the template edit quota, in epoch milliseconds (tests move it forward). */
 	now?: () => number;
-	/** Only for tests of the 413 answer: the person-file limit is PERSON_FILE_MAX_BYTES (NOTES.md). */
+	/** Only for tests of the 413 answer: the person-file limit is PERSON_FILE_MAX_BYTES (docs/gateway.md). */
 	personFileMaxBytes?: number;
 	/** Milliseconds every gateway request waits before it is answered, as a gateway across the internet (default 0). */
 	latencyMs?: Latency;
@@ -497,7 +497,7 @@ export class SandboxGateway implements Sandbox {
 		this.send(res, record, code, { message: text }, { 'x-handled-status': String(status) });
 	}
 
-	/** Header names are case-insensitive (NOTES.md): Node lower-cases them, so `apiKey` arrives as `apikey`. */
+	/** Header names are case-insensitive (docs/gateway.md): Node lower-cases them, so `apiKey` arrives as `apikey`. */
 	private authenticate(req: IncomingMessage): string {
 		const key = req.headers.apikey;
 		if (typeof key !== 'string' || key === '') {

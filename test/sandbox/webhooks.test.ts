@@ -1,4 +1,4 @@
-/** Webhooks: creation (spec 4.2), listing (4.3), deletion (NOTES.md), and refused creations. */
+/** Webhooks: creation (spec 4.2), listing (4.3), deletion (docs/gateway.md), and refused creations. */
 import { ENDPOINTS, PHONE_ID_QUERY_PARAM } from '../../nodes/gateway/spec';
 import { call } from './helpers';
 import { startSandbox, type Sandbox } from './server';

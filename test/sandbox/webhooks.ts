@@ -1,6 +1,6 @@
 /**
  * Webhooks (spec sections 2.4, 4.2, 4.3, 6): checks of the creation body, the response shapes, and the delivery of
- * notifications to registered endpoints. Delivered notifications carry Meta's `value` object only (NOTES.md), so the
+ * notifications to registered endpoints. Delivered notifications carry Meta's `value` object only (docs/gateway.md), so the
  * subscription field of a notification is told from its keys; a full Meta envelope names its fields itself.
  */
 import http from 'node:http';
@@ -103,7 +103,7 @@ export function isoWithOffset(date: Date): string {
 	return date.toISOString().replace('Z', '+00:00');
 }
 
-/** The subscription fields a notification belongs to (NOTES.md: the kind is told by the keys present). */
+/** The subscription fields a notification belongs to (docs/gateway.md: the kind is told by the keys present). */
 export function notificationFields(notification: unknown): string[] {
 	if (!isObject(notification)) throw new Error('A notification must be a JSON object');
 	if (Array.isArray(notification.entry)) {

@@ -1,5 +1,5 @@
 /**
- * Splitting a person file into parts of at most N bytes (spec section 8: 1 GB per file, NOTES.md: cut at a record
+ * Splitting a person file into parts of at most N bytes (spec section 8: 1 GB per file, docs/gateway.md: cut at a record
  * boundary, CSV header repeated, each JSON part a complete array).
  *
  * Two passes over the records. The first (`PartPlanner`) measures every record and plans the parts: per part its
