@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CLAIM_CHUNK } from '../../nodes/MessagingGateway/actions/campaigns/ledger';
-import { clearDeduplicationRows, deduplicationRows } from '../harness';
+import { clearDeduplicationRows, deduplicationRows, getLogs } from '../harness';
 import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } from './support';
 
 const gateway = useSandbox();
@@ -92,6 +92,9 @@ describe('a campaign run', () => {
 			runGateway(gateway.sandbox, campaign('spring', {}), { items: phones(200), abortSignal: controller.signal }),
 		).finally(() => clearInterval(watch));
 		expect(stopped.message).toMatch(/^The execution was canceled: \d+ of 200 items were sent$/);
+		// n8n keeps no output of a canceled execution: the count goes to n8n's log.
+		const sentCount = Number(/(\d+) of 200/.exec(stopped.message)?.[1]);
+		expect(getLogs()).toContainEqual(expect.stringContaining(`info Messaging Gateway: the execution was canceled: ${sentCount} of 200 items were sent`));
 		await new Promise((resolve) => setTimeout(resolve, 300));
 
 		const again = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(200) }));
@@ -120,6 +123,17 @@ describe('a campaign run', () => {
 		expect(sentBy(a) + sentBy(b)).toBe(60);
 		const skipped = [...outputJson(a), ...outputJson(b)].filter((json) => json.sent === false);
 		expect(new Set(skipped.map((json) => json.status))).toEqual(new Set(['sendingElsewhere']));
+	});
+
+	it("n8n's Retry On Fail: the second try sends only what the first did not", async () => {
+		gateway.sandbox.failNext('messages', 1, 'key-refused', { skip: 2 });
+		const { output, tries } = await runGateway(gateway.sandbox, { ...campaign('spring'), sending: { parallelRequests: 1 } }, {
+			items: phones(6),
+			retryOnFail: { maxTries: 2 },
+		});
+		expect(tries).toBe(2);
+		expect(output[0].map((item) => item.json.status ?? 'sent')).toEqual(['alreadySent', 'alreadySent', 'sent', 'sent', 'sent', 'sent']);
+		expect([...receivedBy().values()]).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
 	it('Start Over forgets the input keys: they are sent again', async () => {
