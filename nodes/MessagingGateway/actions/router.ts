@@ -102,7 +102,8 @@ async function runPerItem(
 	if (result.stoppedBy) {
 		const nodeError = asNodeError(this.getNode(), result.stoppedBy.error, result.stoppedBy.index);
 		if (items.length > 1) {
-			const notSent = result.outcomes.filter((outcome) => outcome === undefined).length;
+			// Not attempted: never started, or stopped by the breaker before its request.
+			const notSent = result.outcomes.filter((outcome) => outcome === undefined).length + (run?.breaker.stoppedItems ?? 0);
 			const refusal = run?.breaker.blocking(undefined) ?? run?.breaker.trippedBy(result.stoppedBy.index);
 			const because = refusal ? ` because ${refusal.reason}` : '';
 			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index}${because}; ${notSent} were not sent (items in progress finished, no further item was started). n8n's Retry On Fail does not send them again; a Retry of the execution from the executions list is a new run and sends every item again, unless the node has a Campaign (docs/campaigns.md).`;

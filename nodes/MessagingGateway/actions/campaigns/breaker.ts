@@ -63,9 +63,19 @@ export class RunBreaker {
 		else if (refusal.template && !this.templates.has(refusal.template)) this.templates.set(refusal.template, refusal);
 	}
 
+	/** Items the breaker stopped before their request (counted by `stop`). */
+	stoppedItems = 0;
+
 	/** The refusal that stops a message (with this template), or undefined: it may be sent. */
 	blocking(template: string | undefined): Refusal | undefined {
 		return this.account ?? (template === undefined ? undefined : this.templates.get(template));
+	}
+
+	/** As `blocking`, and counts the item as stopped when a refusal stops it. */
+	stop(template: string | undefined): Refusal | undefined {
+		const refusal = this.blocking(template);
+		if (refusal) this.stoppedItems++;
+		return refusal;
 	}
 
 	/** The refusal an item's answer tripped, if it tripped one. */

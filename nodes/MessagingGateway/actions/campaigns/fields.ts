@@ -3,6 +3,7 @@
  * one conversation, not a list), and the run's campaign record built from them. docs/campaigns.md explains them.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { inputError, nodeOf } from '../parameters';
 import type { SendRun } from '../run';
@@ -71,6 +72,11 @@ export function campaignRecordOf(this: IExecuteFunctions, run: SendRun, itemCoun
 			const key = String(given).trim() === '' ? recipientOf(itemIndex) : String(given).trim();
 			return { campaign: String(campaign).trim(), key };
 		};
+		if (!this.getWorkflow().id) {
+			throw new NodeOperationError(nodeOf.call(this), 'Campaign Name: save the workflow first', {
+				description: 'A campaign\'s record is kept per workflow in n8n\'s database; an unsaved workflow has none. Nothing was sent.',
+			});
+		}
 		const startOver = this.getNodeParameter('campaign.startOver', 0, false) === true;
 		record = new CampaignRecord(this, itemCount, keyOf, startOver);
 		run.atEnd.push(async () => await (record as CampaignRecord).finish());

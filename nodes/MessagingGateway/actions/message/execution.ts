@@ -141,7 +141,7 @@ export async function postMessage(
 
 /** An item is not sent once a refusal that reaches it came (the API key, the account, or its template refused). */
 function stopIfRefused(context: IExecuteFunctions, run: SendRun, itemIndex: number, template: string | undefined): void {
-	const refusal = run.breaker.blocking(template);
+	const refusal = run.breaker.stop(template);
 	if (!refusal) return;
 	throw new NodeOperationError(nodeOf.call(context), notSentText(itemIndex, refusal), {
 		itemIndex,
