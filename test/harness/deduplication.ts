@@ -32,6 +32,9 @@ interface Row {
 
 const rows = new Map<string, Row>();
 
+/** A database failure: the write after `skip` more writes fails (tests of a record that cannot be written). */
+export const deduplicationFaults: { failWriteAfter?: number } = {};
+
 /** Bytes written to the table so far (the JSON of each row written), and the number of writes. */
 export const deduplicationWrites = { count: 0, bytes: 0 };
 
@@ -41,6 +44,7 @@ export function deduplicationRows(): ReadonlyMap<string, Row> {
 
 export function clearDeduplicationRows(): void {
 	rows.clear();
+	deduplicationFaults.failWriteAfter = undefined;
 	deduplicationWrites.count = 0;
 	deduplicationWrites.bytes = 0;
 }
@@ -65,6 +69,10 @@ async function read(key: string): Promise<Row | undefined> {
 /** An INSERT (`insert`) fails when the row came in the meantime, as the table's primary key makes it; an UPDATE does not. */
 async function write(key: string, row: Row, insert = false): Promise<void> {
 	await new Promise((resolve) => setImmediate(resolve));
+	if (deduplicationFaults.failWriteAfter !== undefined && deduplicationFaults.failWriteAfter-- <= 0) {
+		deduplicationFaults.failWriteAfter = undefined;
+		throw new Error('Connection terminated unexpectedly (injected by the harness)');
+	}
 	if (insert && rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 	const json = JSON.stringify(row);
 	deduplicationWrites.count++;

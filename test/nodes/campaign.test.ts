@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CLAIM_CHUNK } from '../../nodes/MessagingGateway/actions/campaigns/ledger';
-import { clearDeduplicationRows, deduplicationRows, getLogs } from '../harness';
+import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, getLogs } from '../harness';
 import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } from './support';
 
 const gateway = useSandbox();
@@ -150,6 +150,23 @@ describe('a campaign run', () => {
 		const rows = [...deduplicationRows().values()];
 		expect(rows).toHaveLength(1);
 		expect(rows[0].data).toHaveLength(CLAIM_CHUNK * 3 * 2);
+	});
+
+	it('a claim that cannot be written sends nothing of its items', async () => {
+		deduplicationFaults.failWriteAfter = 0;
+		const output = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3), continueOnFail: true }));
+		expect(output.map((json) => json.error)).toEqual(Array(3).fill('Connection terminated unexpectedly (injected by the harness)'));
+		expect(gateway.sandbox.requests).toHaveLength(0);
+	});
+
+	it('sent marks that cannot be written: the run succeeds with a warning, a later run flags them and sends none again', async () => {
+		deduplicationFaults.failWriteAfter = 1; // the claim is written, the sent marks at the end are not
+		const first = await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3) });
+		expect(outputJson(first).every((json) => typeof json.messageId === 'string')).toBe(true);
+		expect(first.logs).toContainEqual(expect.stringContaining("warn Messaging Gateway: the campaign record's last marks could not be written"));
+		const again = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3) }));
+		expect(again.map((json) => json.status)).toEqual(['maybeSent', 'maybeSent', 'maybeSent']);
+		expect(gateway.sandbox.requests).toHaveLength(3);
 	});
 
 	it('bad input in the Campaign Name names the item and the field', async () => {

@@ -113,6 +113,10 @@ export class CampaignRecord {
 		this.flush();
 		try {
 			await this.writes;
+		} catch (error) {
+			// Not the run's failure: a sent mark not written leaves its key claimed, which a later run flags and never
+			// sends again; a release not written leaves a message unsent until Start Over.
+			this.context.logger.warn(`Messaging Gateway: the campaign record's last marks could not be written: ${(error as Error).message}`);
 		} finally {
 			holdNow(this.workflowId, this.ledger.heldValues(), -1);
 		}
