@@ -1,5 +1,8 @@
 /** The run's breaker (nodes/MessagingGateway/actions/campaigns/breaker.ts): which refusals stop what. */
 import { notSentText, refusalOf, RunBreaker, templateOf } from '../../../nodes/MessagingGateway/actions/campaigns/breaker';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { KNOWN_NETWORK_ERROR_CODES, knownNetworkError } from '../../../nodes/gateway/networkErrors';
 
 describe('what a refusal reaches', () => {
@@ -71,5 +74,16 @@ describe('a message\'s template', () => {
 	it('is its name and language; other messages have none', () => {
 		expect(templateOf({ type: 'template', template: { name: 'promo', language: { code: 'en' } } })).toBe('promo (en)');
 		expect(templateOf({ type: 'text', text: { body: 'hi' } })).toBeUndefined();
+	});
+});
+
+describe('docs/campaigns.md', () => {
+	it("lists the codes of each scope that stops a run, as the table of network errors has them", () => {
+		const docs = readFileSync(join(__dirname, '../../../docs/campaigns.md'), 'utf8');
+		for (const scope of ['account', 'template'] as const) {
+			const listed = new RegExp(`network codes of scope \\*\\*${scope}\\*\\*: ([\\d, ]+) \\|`).exec(docs)?.[1];
+			const codes = KNOWN_NETWORK_ERROR_CODES.filter((code) => knownNetworkError(code)?.scope === scope);
+			expect(listed?.split(', ').map(Number)).toEqual(codes);
+		}
 	});
 });
