@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { Logger } from '@n8n/backend-common';
 import type { InstanceSettingsConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
-import { BinaryDataConfig, BinaryDataService, InstanceSettings } from 'n8n-core';
+import { BinaryDataConfig, BinaryDataService, DataDeduplicationService, InstanceSettings } from 'n8n-core';
 import { LoggerProxy } from 'n8n-workflow';
+
+import { HarnessDeduplicator } from './deduplication';
 import type { LogMetadata } from 'n8n-workflow';
 
 /** Every line logged through n8n's Logger (or LoggerProxy) in this worker, as `level message {metadata}`. */
@@ -106,4 +108,7 @@ async function initialize(): Promise<void> {
 	});
 	Container.set(BinaryDataConfig, binaryDataConfig);
 	await Container.get(BinaryDataService).init();
+
+	// n8n's CLI gives n8n-core its deduplication helpers at start; the harness gives one that behaves the same.
+	await DataDeduplicationService.init(new HarnessDeduplicator());
 }

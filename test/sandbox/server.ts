@@ -77,6 +77,8 @@ export type Latency = number | ((request: RecordedRequest) => number);
  * byte per `trickleMs` and never completes; `truncated-json`, `empty-200`, `no-ids`: a 200 whose body is cut short,
  * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway); `stop-reading`:
  * the body is not read (after its first bytes) and no answer comes, as a gateway that stalls in the middle of an upload.
+ * `key-refused`: 401, the API key refused (revoked since the run began); `account-locked`: 400 with the network's
+ * code 131031 (the business account locked): refusals that every further message of the run would get.
  */
 export type FailureMode =
 	| '500'
@@ -89,7 +91,9 @@ export type FailureMode =
 	| 'empty-200'
 	| 'no-ids'
 	| AfterAcceptFailure
-	| 'stop-reading';
+	| 'stop-reading'
+	| 'key-refused'
+	| 'account-locked';
 
 /**
  * Faults of a proxy in front of a gateway that took the request: the request is handled (a message is recorded as
@@ -477,6 +481,12 @@ export class SandboxGateway implements Sandbox {
 		}
 		if (failure.mode === 'empty-200') return this.send(res, record, 200, '', { 'content-type': 'application/json' });
 		if (failure.mode === 'no-ids') return this.send(res, record, 200, { messaging_product: CHANNEL, contacts: [] });
+		if (failure.mode === 'key-refused') {
+			return this.send(res, record, 401, errorBody('Invalid API key: the key was revoked', 'OAuthException', 190));
+		}
+		if (failure.mode === 'account-locked') {
+			return this.send(res, record, 400, errorBody('(#131031) Business Account locked', 'OAuthException', 131031));
+		}
 		if (failure.mode === '429') {
 			const body = errorBody('(#130429) Rate limit hit: injected by the sandbox', 'OAuthException', 130429);
 			return this.send(res, record, 429, body, { 'retry-after': String(failure.retryAfterSeconds) });

@@ -192,9 +192,15 @@ export function checkTemplateOfMessage(
 	if (message.type !== 'template') return;
 	const name = String(message.template?.name);
 	const language = String(message.template?.language?.code);
-	const known =
-		PRESET_TEMPLATES.some((template) => template.name === name && template.language === language) ||
-		[...templates.values()].some((template) => template.apiKey === apiKey && template.name === name && template.language === language);
+	const own = [...templates.values()].find((template) => template.apiKey === apiKey && template.name === name && template.language === language);
+	// The network refuses a paused or disabled template with its own codes (docs/network-errors.md).
+	if (own?.status === 'PAUSED') {
+		throw new GatewayError(400, '(#132015) Cannot send message as the template is paused', { code: 132015, details: `template ${name} (${language}) is paused` });
+	}
+	if (own?.status === 'DISABLED') {
+		throw new GatewayError(400, '(#132016) Cannot send message as the template is disabled', { code: 132016, details: `template ${name} (${language}) is disabled` });
+	}
+	const known = own !== undefined || PRESET_TEMPLATES.some((template) => template.name === name && template.language === language);
 	if (known) return;
 	throw new GatewayError(404, '(#132001) Template name does not exist in the translation', {
 		type: 'OAuthException',

@@ -37,7 +37,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (operation.waitsForResponse) return await sendAndWait.call(this, operation, items, run, where);
 		return [await runPerItem.call(this, operation, items, where, run)];
 	} finally {
-		run?.close();
+		try {
+			// The campaign record's last marks are written even when the run stopped or was cancelled.
+			for (const finish of run?.atEnd ?? []) await finish();
+		} finally {
+			run?.close();
+		}
 	}
 }
 
@@ -88,13 +93,26 @@ async function runPerItem(
 		(itemIndex) => runItem.call(this, operation, itemIndex, run, where),
 		run ? run.sleep : async (ms) => await waitUnlessCancelled(ms, this),
 	);
-	if (result.cancelled) throw cancelledRun(this, result.succeeded, items.length);
+	if (result.cancelled) {
+		// n8n keeps no output of a canceled execution: the log (and a campaign's record) is where this is told.
+		this.logger.info(`Messaging Gateway: the execution was canceled: ${result.succeeded} of ${items.length} items were sent`, {
+			node: this.getNode().name,
+			workflowId: this.getWorkflow().id,
+			executionId: this.getExecutionId(),
+		});
+		throw cancelledRun(this, result.succeeded, items.length);
+	}
 
 	if (result.stoppedBy) {
 		const nodeError = asNodeError(this.getNode(), result.stoppedBy.error, result.stoppedBy.index);
 		if (items.length > 1) {
-			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index} (items in progress finished, no further item was started). n8n's Retry On Fail does not send them again; a Retry of the execution from the executions list is a new run and sends every item again.`;
+			// Not attempted: never started, or stopped by the breaker before its request.
+			const notSent = result.outcomes.filter((outcome) => outcome === undefined).length + (run?.breaker.stoppedItems ?? 0);
+			const refusal = run?.breaker.blocking(undefined) ?? run?.breaker.trippedBy(result.stoppedBy.index);
+			const because = refusal ? ` because ${refusal.reason}` : '';
+			const sent = `${result.succeeded} of ${items.length} items were sent before the run stopped at item ${result.stoppedBy.index}${because}; ${notSent} were not sent (items in progress finished, no further item was started). n8n's Retry On Fail does not send them again; a Retry of the execution from the executions list is a new run and sends every item again, unless the node has a Campaign (docs/campaigns.md).`;
 			nodeError.description = nodeError.description ? `${nodeError.description} ${sent}` : sent;
+			if (refusal) nodeError.message = `${nodeError.message} (${notSent} items not sent: ${refusal.reason})`;
 		}
 		throw nodeError;
 	}

@@ -17,6 +17,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readDefaultCountry } from '../../gateway/phone';
+import { RunBreaker } from './campaigns/breaker';
 import { openConnection, type GatewayConnection, type RequestPacing } from '../../gateway/transport';
 import { Pacer, takeTurn } from './dispatcher';
 import { RecipientTurns } from './recipientTurns';
@@ -35,6 +36,10 @@ export interface SendRun {
 	readonly recordScope: object | undefined;
 	/** Template reads of this run by template ID (each ID is read once; items in progress share a pending read). */
 	readonly templateReads: Map<string, Promise<unknown>>;
+	/** Refusals that stop further sends of the run (campaigns/breaker.ts). */
+	readonly breaker: RunBreaker;
+	/** Work the router awaits when the run is over, sent, stopped or cancelled (the campaign record's last writes). */
+	readonly atEnd: Array<() => Promise<void>>;
 	/** n8n cancelled the execution. */
 	cancelled(): boolean;
 	/** Resolves after `ms`, or at once when the execution is cancelled. */
@@ -68,6 +73,8 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 		turns: new RecipientTurns(),
 		recordScope: recordScopeOf(context),
 		templateReads: new Map(),
+		breaker: new RunBreaker(),
+		atEnd: [],
 		cancelled,
 		sleep,
 		cancelledError,

@@ -4,11 +4,12 @@
  * `POST /api/Messages` (paced, retry-safe) with the ids of the answer first in the output.
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { markUnknownOutcome, MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
 import { apiError, gatewayRequest } from '../../../gateway/transport';
+import { notSentText, refusalOf, templateOf } from '../campaigns/breaker';
 import { asNodeError } from '../nodeErrors';
 import { inputError, nodeOf, readParameter, readTextParameter } from '../parameters';
 import type { RecipientTurn } from '../recipientTurns';
@@ -107,18 +108,51 @@ export async function postMessage(
 	}
 
 	const to = (body as { to?: unknown }).to;
+	const template = templateOf(body);
+	const pacing = run.pacing(typeof to === 'string' ? to : undefined, itemIndex);
 	return await sentRecord.send(this, run.recordScope, key, itemIndex, async () => {
-		const response = await gatewayRequest.call(this, {
-			endpoint: 'messages',
-			method: 'POST',
-			body: body as IDataObject,
-			itemIndex,
-			connection: run.connection,
-			timeoutMs: run.timeoutMs,
-			pacing: run.pacing(typeof to === 'string' ? to : undefined, itemIndex),
-		});
+		let response;
+		try {
+			response = await gatewayRequest.call(this, {
+				endpoint: 'messages',
+				method: 'POST',
+				body: body as IDataObject,
+				itemIndex,
+				connection: run.connection,
+				timeoutMs: run.timeoutMs,
+				pacing: {
+					// Checked after the pacer's wait too: a refusal may have come while this item waited for its slot.
+					beforeAttempt: async () => {
+						stopIfRefused(this, run, itemIndex, template);
+						await pacing.beforeAttempt();
+						stopIfRefused(this, run, itemIndex, template);
+					},
+					pause: (waitMs) => pacing.pause(waitMs),
+				},
+			});
+		} catch (error) {
+			const refusal = error instanceof NodeApiError ? refusalOf(itemIndex, { httpCode: error.httpCode ?? undefined, code: networkCodeOf(error), template }) : undefined;
+			if (refusal) run.breaker.trip(refusal);
+			throw asNodeError(nodeOf.call(this), error, itemIndex);
+		}
 		return outputOf(this, itemIndex, response.body, to, fallbackMessageId);
 	});
+}
+
+/** An item is not sent once a refusal that reaches it came (the API key, the account, or its template refused). */
+function stopIfRefused(context: IExecuteFunctions, run: SendRun, itemIndex: number, template: string | undefined): void {
+	const refusal = run.breaker.stop(template);
+	if (!refusal) return;
+	throw new NodeOperationError(nodeOf.call(context), notSentText(itemIndex, refusal), {
+		itemIndex,
+		description: 'The same refusal would come for this message, so it was not sent. Fix the cause, then run again (with a Campaign, only what was not sent goes).',
+	});
+}
+
+/** The network's error code in a gateway error answer (Meta's `error.code`), when it has one. */
+function networkCodeOf(error: NodeApiError): unknown {
+	const answer = error.errorResponse as { error?: { code?: unknown } } | undefined;
+	return answer?.error?.code;
 }
 
 function outputOf(

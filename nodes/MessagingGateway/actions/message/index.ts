@@ -7,6 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as markAsRead from './markAsRead.operation';
 import * as send from './send.operation';
 import * as sendAndWait from './sendAndWait.operation';
+import { campaignField } from '../campaigns/fields';
 import { sendingField } from '../sending';
 import { defaultCountryField, recipientField } from './types/common';
 
@@ -45,4 +46,5 @@ export const description: INodeProperties[] = [
 	...markAsRead.description,
 	...sendAndWait.description,
 	sendingField,
+	campaignField,
 ];

@@ -7,7 +7,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { hasUnknownOutcome } from '../../../gateway/errors';
+import { campaignRecordOf, skippedOutput } from '../campaigns/fields';
 import { uploadMediaFromUrl } from '../media/mediaFromUrl';
+import { asNodeError } from '../nodeErrors';
 import { uploadMediaFromBinary } from '../media/uploadMedia';
 import { nodeOf, readParameter } from '../parameters';
 import type { SendRun } from '../run';
@@ -45,10 +48,25 @@ export async function execute(
 ): Promise<IDataObject> {
 	if (!run) throw new NodeOperationError(nodeOf.call(this), 'Message > Send runs only through the router', { itemIndex });
 	const to = claimed?.to ?? readRecipient.call(this, itemIndex, run);
-	const choice = readParameter.call(this, 'messageType', itemIndex) as MessageTypeChoice;
-	const params = readParameters.call(this, itemIndex, fieldsOf(choice));
-	const payload = await payloadOf.call(this, run, itemIndex, choice, params);
-	return await postMessage.call(this, run, itemIndex, messageBody(to, payload), undefined, claimed?.turn);
+	const record = campaignRecordOf.call(this, run, this.getInputData().length, (index) =>
+		index === itemIndex ? to : readRecipient.call(this, index, run),
+	);
+	// With a campaign, the item's key is claimed before anything leaves (its media upload included).
+	const claim = record ? await record.claim(itemIndex) : undefined;
+	if (claim && claim.answer.state !== 'ours') return skippedOutput(claim, to);
+	try {
+		const choice = readParameter.call(this, 'messageType', itemIndex) as MessageTypeChoice;
+		const params = readParameters.call(this, itemIndex, fieldsOf(choice));
+		const payload = await payloadOf.call(this, run, itemIndex, choice, params);
+		const output = await postMessage.call(this, run, itemIndex, messageBody(to, payload), undefined, claimed?.turn);
+		if (!claim) return output;
+		record?.settle(itemIndex, 'accepted');
+		return { ...output, campaign: claim.entry.campaign, key: claim.entry.key };
+	} catch (error) {
+		// A request that may have arrived stays claimed (never sent again); any other failure sent nothing.
+		if (claim) record?.settle(itemIndex, hasUnknownOutcome(error) ? 'unknown' : 'notSent');
+		throw asNodeError(nodeOf.call(this), error, itemIndex);
+	}
 }
 
 /** The message of the chosen type, after its media file is uploaded or its template read when it needs that. */
