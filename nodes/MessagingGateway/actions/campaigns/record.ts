@@ -3,7 +3,8 @@
  * database at once in the middle of a node's run, in every process type (static data, custom data and node context
  * are saved only when the node ends, so a crash mid-node loses them). ledger.ts holds the logic; this module writes.
  *
- * What the helpers are, and how they are used (n8n's packages/cli/src/deduplication/deduplication-helper.ts):
+ * What the helpers are, and how they are used (n8n's deduplication helpers, as test/harness/deduplication.ts
+ * reproduces them):
  * - one row per workflow and scope; scope `workflow` here, so that every Send node of the workflow shares the record
  *   (a campaign split over two branches is one campaign), each value prefixed so it meets no other node's values;
  * - `entries` mode: an md5 per value, the row's list read and rewritten whole on each call: claims are written
