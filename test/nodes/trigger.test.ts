@@ -643,7 +643,7 @@ describe('the webhook handler', () => {
 			const trigger = freshTrigger();
 			const data = registeredData();
 			const deliver = (mode: 'webhook' | 'manual') =>
-				runWebhook({ node: trigger, credentials: credentials(), staticData: data, request: { headers: withSecret(), body: text }, mode });
+				runWebhook({ node: trigger, parameters: {}, credentials: credentials(), staticData: data, request: { headers: withSecret(), body: text }, mode });
 			const production = await deliver('webhook');
 			const test = await deliver('manual');
 			expect(itemsOf(production).map((item) => item.messageId)).toEqual([messageId]);
@@ -658,7 +658,7 @@ describe('the webhook handler', () => {
 		it('a test listener neither writes its events to static data nor is held back by what production saved', async () => {
 			const data = registeredData();
 			const testRun = () =>
-				runWebhook({ node: freshTrigger(), credentials: credentials(), staticData: data, request: { headers: withSecret(), body: text }, mode: 'manual' });
+				runWebhook({ node: freshTrigger(), parameters: {}, credentials: credentials(), staticData: data, request: { headers: withSecret(), body: text }, mode: 'manual' });
 			await testRun();
 			expect(data.seenEvents).toBeUndefined();
 			await fromGateway(data, text, {}, freshTrigger());
