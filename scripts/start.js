@@ -38,6 +38,8 @@ async function main() {
 		gateway,
 		// A public https address in front of n8n (tunnel, reverse proxy) for the real gateway's notifications.
 		webhookUrl: gateway ? process.env.N8N_WEBHOOK_URL : undefined,
+		// The sandbox sends sent / delivered / read (or failed) statuses after each send, as the network does.
+		sandboxStatuses: process.env.SANDBOX_STATUSES !== '0',
 	});
 
 	// Examples are imported once per user folder, so that edits made in the editor survive a restart.
