@@ -17,8 +17,9 @@ const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
 const n8n = require('./lib/n8n');
 const { DEFAULT_PORT } = require('./lib/sandbox');
 
-// The auto-reply bot is published at start so that a delivered test message runs it.
-const ACTIVE_EXAMPLE = /auto-reply/i;
+// Published at start: the auto-reply bot, so that a delivered test message runs it, and the delivery report's
+// trigger workflows, so that the statuses the sandbox sends after a send update the data table.
+const ACTIVE_EXAMPLE = /auto-reply|delivery report, statuses|window fallback/i;
 
 async function main() {
 	installCleanup();
