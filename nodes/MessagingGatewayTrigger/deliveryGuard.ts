@@ -4,9 +4,8 @@
  *
  * Where the memory lives (the README says the same):
  * - In the n8n process: one `SeenEvents` per trigger (workflow id + node name) and webhook scope (production or test
- *   URL, see `webhookScopeOf`) in `seenByTrigger` below. Checking and
- *   recording an event is one synchronous step, so two concurrent deliveries of one message in one process start one
- *   execution.
+ *   URL, see `webhookScopeOf`) in `seenByTrigger` below. Checking and recording an event is one synchronous step, so
+ *   two concurrent deliveries of one message in one process start one execution.
  * - In the workflow's static data: the newest `PERSISTED_LIMIT` events, as short hashes with their expiry, written at
  *   most once per `PERSIST_INTERVAL_SECONDS` per trigger and process (every write is an update of the workflow's
  *   database row; one per delivery choked SQLite under load). n8n reads static data from its database on every webhook
