@@ -17,8 +17,9 @@ const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
 const n8n = require('./lib/n8n');
 const { DEFAULT_PORT } = require('./lib/sandbox');
 
-// The auto-reply bot is published at start so that a delivered test message runs it.
-const ACTIVE_EXAMPLE = /auto-reply/i;
+// Published at start: the auto-reply bot, so that a delivered test message runs it, and the delivery report's
+// trigger workflows, so that the statuses the sandbox sends after a send update the data table.
+const ACTIVE_EXAMPLE = /auto-reply|delivery report, statuses|window fallback/i;
 
 // The templates every sandbox account has from the start (PRESET_TEMPLATES in test/sandbox/templates.ts; a unit test
 // keeps this line and the README in step with it).
@@ -50,6 +51,8 @@ async function main() {
 		gateway,
 		// A public https address in front of n8n (tunnel, reverse proxy) for the real gateway's notifications.
 		webhookUrl: gateway ? process.env.N8N_WEBHOOK_URL : undefined,
+		// The sandbox sends sent / delivered / read (or failed) statuses after each send, as the network does.
+		sandboxStatuses: process.env.SANDBOX_STATUSES !== '0',
 	});
 
 	sayPort('n8n', 'N8N_PORT', n8nPort, inst.baseUrl);

@@ -3,14 +3,15 @@
  * execution must start nothing the second time. Pure logic, no n8n imports.
  *
  * Where the memory lives (the README says the same):
- * - In the n8n process: one `SeenEvents` per trigger (workflow id + node name) in `seenByTrigger` below. Checking and
- *   recording an event is one synchronous step, so two concurrent deliveries of one message in one process start one
- *   execution.
+ * - In the n8n process: one `SeenEvents` per trigger (workflow id + node name) and webhook scope (production or test
+ *   URL, see `webhookScopeOf`) in `seenByTrigger` below. Checking and recording an event is one synchronous step, so
+ *   two concurrent deliveries of one message in one process start one execution.
  * - In the workflow's static data: the newest `PERSISTED_LIMIT` events, as short hashes with their expiry, written at
  *   most once per `PERSIST_INTERVAL_SECONDS` per trigger and process (every write is an update of the workflow's
  *   database row; one per delivery choked SQLite under load). n8n reads static data from its database on every webhook
  *   call and saves it right after webhook() returns, so the guard survives a restart and is shared by several webhook
- *   processors, for the events recorded up to the last write.
+ *   processors, for the events recorded up to the last write. Production deliveries only: a test listener (one main
+ *   process, two minutes) keeps its events in memory, so that it neither holds back nor is held back by production.
  */
 import { createHash } from 'crypto';
 
@@ -125,11 +126,22 @@ export class SeenEvents {
 	}
 }
 
-/** One store per trigger in this process, keyed by workflow id and node name. */
+/**
+ * Which URL a delivery came to. n8n runs the test URL ("Test this trigger", `getMode()` 'manual') and the production
+ * URL ('webhook' and the other modes) as two webhooks, each registered at the gateway, so the same notification can
+ * arrive at both: each starts its own execution, and the guard holds re-deliveries to one URL only.
+ */
+export type WebhookScope = 'production' | 'test';
+
+export function webhookScopeOf(mode: string): WebhookScope {
+	return mode === 'manual' ? 'test' : 'production';
+}
+
+/** One store per trigger and webhook scope in this process, keyed by workflow id, node name and scope. */
 const seenByTrigger = new Map<string, SeenEvents>();
 
-export function seenEventsOf(workflowId: string, nodeName: string): SeenEvents {
-	const key = `${workflowId}\n${nodeName}`;
+export function seenEventsOf(workflowId: string, nodeName: string, scope: WebhookScope = 'production'): SeenEvents {
+	const key = `${workflowId}\n${nodeName}\n${scope}`;
 	let seen = seenByTrigger.get(key);
 	if (!seen) {
 		seen = new SeenEvents();

@@ -7,6 +7,9 @@
  * `event` + `message_template_id` (template status update), `errors` (errors not tied to a message).
  */
 
+import { describeNetworkError } from '../gateway/networkErrors';
+import { recipientDigits } from '../gateway/recipient';
+
 type JsonObject = Record<string, unknown>;
 
 /** One item per incoming message. Every key is always there (null when it does not apply): expressions stay stable. */
@@ -37,12 +40,22 @@ export interface StatusItem {
 	status: string | null;
 	messageId: string | null;
 	recipientId: string | null;
+	/** The recipient's digits only: the same form as the send output's `recipient`, to join the two (docs/trigger.md). */
+	recipient: string | null;
 	timestamp: string | null;
 	timestampUnix: number | null;
 	errors: unknown[] | null;
 	/** Code and most helpful text of the first error, for a failed message. */
 	errorCode: number | string | null;
 	errorMessage: string | null;
+	/** For a failed status: what happened and what to do (nodes/gateway/networkErrors.ts); null otherwise. */
+	reason: string | null;
+	hint: string | null;
+	/** `conversation.origin.type` (service, marketing, utility, authentication...), when the network sent one. */
+	conversationCategory: string | null;
+	/** `pricing.category` and `pricing.billable`, when the network sent them. */
+	pricingCategory: string | null;
+	billable: boolean | null;
 	conversation: JsonObject | null;
 	pricing: JsonObject | null;
 	phoneNumberId: string | null;
@@ -264,19 +277,33 @@ function statusItem(statusUpdate: JsonObject, value: JsonObject): StatusItem {
 	const errors = Array.isArray(statusUpdate.errors) ? (statusUpdate.errors as unknown[]) : null;
 	const firstError = errors && isObject(errors[0]) ? errors[0] : null;
 	const errorData = firstError && isObject(firstError.error_data) ? firstError.error_data : {};
+	const status = stringOrNull(statusUpdate.status);
+	const errorCode = firstError && isId(firstError.code) ? firstError.code : null;
+	const errorMessage = firstError
+		? stringOrNull(errorData.details) ?? stringOrNull(firstError.message) ?? stringOrNull(firstError.title)
+		: null;
+	const failure = status === 'failed' ? describeNetworkError(errorCode, errorMessage ?? undefined) : null;
+	const recipientId = stringOrNull(statusUpdate.recipient_id);
+	const conversation = isObject(statusUpdate.conversation) ? statusUpdate.conversation : null;
+	const origin = conversation && isObject(conversation.origin) ? conversation.origin : null;
+	const pricing = isObject(statusUpdate.pricing) ? statusUpdate.pricing : null;
 	return {
 		event: 'status',
-		status: stringOrNull(statusUpdate.status),
+		status,
 		messageId: stringOrNull(statusUpdate.id),
-		recipientId: stringOrNull(statusUpdate.recipient_id),
+		recipientId,
+		recipient: recipientDigits(recipientId),
 		...timestamps(statusUpdate.timestamp),
 		errors,
-		errorCode: firstError && isId(firstError.code) ? firstError.code : null,
-		errorMessage: firstError
-			? stringOrNull(errorData.details) ?? stringOrNull(firstError.message) ?? stringOrNull(firstError.title)
-			: null,
-		conversation: isObject(statusUpdate.conversation) ? statusUpdate.conversation : null,
-		pricing: isObject(statusUpdate.pricing) ? statusUpdate.pricing : null,
+		errorCode,
+		errorMessage,
+		reason: failure?.reason ?? null,
+		hint: failure?.hint ?? null,
+		conversationCategory: stringOrNull(origin?.type),
+		pricingCategory: stringOrNull(pricing?.category),
+		billable: typeof pricing?.billable === 'boolean' ? pricing.billable : null,
+		conversation,
+		pricing,
 		phoneNumberId: stringOrNull(metadata?.phone_number_id),
 		displayPhoneNumber: stringOrNull(metadata?.display_phone_number),
 		statusUpdate,

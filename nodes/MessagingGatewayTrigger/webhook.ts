@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
 import { buildMarkAsReadBody } from '../MessagingGateway/actions/message/markAsRead.operation';
 import { gatewayRequest } from '../gateway/transport';
 import type { TriggerOptions } from './description';
-import { DEFAULT_WINDOW_HOURS, eventKey, seenEventsOf, type PersistedSeenEvents } from './deliveryGuard';
+import { DEFAULT_WINDOW_HOURS, eventKey, seenEventsOf, webhookScopeOf, type PersistedSeenEvents } from './deliveryGuard';
 import {
 	filterNotificationItems,
 	itemsOfPhone,
@@ -92,6 +92,9 @@ function incomingMessageIds(items: NotificationItem[]): string[] {
 /**
  * The duplicate guard: the process's memory of this trigger, topped up from static data (what other processes and
  * earlier runs saved), checked and updated in one synchronous step, then written back to static data for n8n to save.
+ * The test URL and the production URL each have their own memory (deliveryGuard.ts, webhookScopeOf): the same event
+ * reaching both starts both executions. A test listener neither reads nor writes static data: its events must not
+ * hold back production's, nor be held back by them.
  */
 function admitOnce(
 	context: IWebhookFunctions,
@@ -101,12 +104,13 @@ function admitOnce(
 ): { fresh: NotificationItem[]; duplicates: number } {
 	if (!(windowHours > 0)) return { fresh: items, duplicates: 0 };
 	const nowSeconds = Math.floor(Date.now() / 1000);
-	const seen = seenEventsOf(String(context.getWorkflow().id ?? ''), context.getNode().name);
-	seen.merge(stored.seenEvents, nowSeconds);
+	const scope = webhookScopeOf(context.getMode());
+	const seen = seenEventsOf(String(context.getWorkflow().id ?? ''), context.getNode().name, scope);
+	if (scope === 'production') seen.merge(stored.seenEvents, nowSeconds);
 	const result = seen.admit(items, nowSeconds, Math.round(windowHours * 3600));
 	// Written only when something new was recorded, and not more often than every few seconds: every write is an
 	// update of the workflow's database row.
-	if (result.fresh.some((item) => eventKey(item) !== undefined)) {
+	if (scope === 'production' && result.fresh.some((item) => eventKey(item) !== undefined)) {
 		const persisted = seen.takeForPersisting(nowSeconds);
 		if (persisted) stored.seenEvents = persisted;
 	}

@@ -15,8 +15,15 @@ const DEFAULT_PORT = 8787; // the sandbox CLI's own default, so `npm run sandbox
  * The default phone is the one the sample notifications (test/fixtures/notifications) are for, so that the trigger's
  * "Only This Phone" (on by default) keeps them.
  */
-async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '104857600000001', logDir, node = process.execPath }) {
-	const env = { ...process.env, SANDBOX_PORT: String(port), SANDBOX_API_KEY: apiKey, SANDBOX_PHONE_ID: phoneId };
+async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '104857600000001', logDir, node = process.execPath, statuses = false }) {
+	// statuses: the network's status notifications after each send (test/sandbox/statuses.ts); npm start turns them on.
+	const env = {
+		...process.env,
+		SANDBOX_PORT: String(port),
+		SANDBOX_API_KEY: apiKey,
+		SANDBOX_PHONE_ID: phoneId,
+		SANDBOX_STATUSES: statuses ? '1' : '0',
+	};
 	if (!fs.existsSync(SANDBOX_CLI)) throw new Error(`The sandbox gateway is missing: ${SANDBOX_CLI}`);
 	const kind = 'sandbox';
 	// What `npm run sandbox` runs, without npm in between so that stopping it stops the server.
@@ -64,6 +71,7 @@ function controlClient(url) {
 		info: () => call('GET', 'info'),
 		templateStatus: (id, status) => call('POST', 'template-status', { id, status }),
 		latency: (ms) => call('POST', 'latency', { ms }),
+		statuses: (settings) => (settings === undefined ? call('GET', 'statuses') : call('POST', 'statuses', settings)),
 	};
 }
 

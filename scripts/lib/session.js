@@ -37,7 +37,7 @@ function realGatewayFromEnv() {
  * Install/reuse n8n, build + pack + install this package into `userFolder`, start the sandbox unless a real
  * gateway is given, and import the credential. Returns everything needed to go on.
  */
-async function prepare({ userFolder, logDir, n8nPort, sandboxPort, gateway = null, skipBuild = false, webhookUrl }) {
+async function prepare({ userFolder, logDir, n8nPort, sandboxPort, gateway = null, skipBuild = false, webhookUrl, sandboxStatuses = false }) {
 	const runtime = await ensureRuntime();
 	const packDir = path.join(cacheDir(), 'packs');
 	const tarball = skipBuild && process.env.MG_TARBALL ? process.env.MG_TARBALL : await buildAndPack(packDir);
@@ -48,7 +48,7 @@ async function prepare({ userFolder, logDir, n8nPort, sandboxPort, gateway = nul
 	if (gateway) {
 		credential = gateway;
 	} else {
-		sandbox = await startSandbox({ port: await portOr(sandboxPort), logDir, node: runtime.node24.node });
+		sandbox = await startSandbox({ port: await portOr(sandboxPort), logDir, node: runtime.node24.node, statuses: sandboxStatuses });
 		credential = { apiKey: sandbox.apiKey, phoneId: sandbox.phoneId, baseUrl: sandbox.url };
 	}
 	const port = await portOr(n8nPort);

@@ -149,6 +149,8 @@ export interface RunWebhookOptions extends CommonOptions {
 	staticData?: IDataObject;
 	webhookName?: WebhookType;
 	request: RequestInput;
+	/** n8n's mode for the call: 'webhook' (production URL, the default) or 'manual' (the test URL). */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunWebhookResult {
@@ -182,8 +184,9 @@ export async function runWebhook(options: RunWebhookOptions): Promise<RunWebhook
 		workflowId: WORKFLOW_ID,
 		workflowExecuteAdditionalData: additionalData,
 		webhookId: WEBHOOK_ID,
+		isTest: options.mode === 'manual' ? true : undefined,
 	};
-	const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+	const context = new WebhookContext(workflow, node, additionalData, options.mode ?? 'webhook', webhookData, [], null);
 	const result = await nodeType.webhook.call(context);
 	return { result, response: response.record(), logs: logsSince(logStart) };
 }

@@ -11,6 +11,7 @@ import { messagingGatewayApiTest } from '../../nodes/gateway/credentialTest';
 import { ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
 import { gatewayRequest } from '../../nodes/gateway/transport';
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import { parseNotification } from '../../nodes/MessagingGatewayTrigger/notifications';
 import { MAY_HAVE_BEEN_ACCEPTED } from '../../nodes/gateway/errors';
 import { runCredentialTest, runNode } from '../harness';
 import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
@@ -248,6 +249,19 @@ describe('answers the node cannot read are errors that say the request may have 
 		expect(Object.keys(output[0][0].json).slice(0, 3)).toEqual(['messageId', 'waId', 'to']);
 		expect(output[0][0].json).toMatchObject({ to: '5511988887777', waId: '5511988887777', messaging_product: 'whatsapp' });
 		expect(output[0][0].json.messageId).toBe((sandbox.requests[0].responseBody as { messages: Array<{ id: string }> }).messages[0].id);
+	});
+
+	it('the send output and the status item of its message share messageId and recipient (one join expression)', async () => {
+		const { output } = await sendText();
+		const sent = output[0][0].json;
+		const status = parseNotification({
+			messaging_product: 'whatsapp',
+			metadata: { display_phone_number: '5511900001111', phone_number_id: sandbox.phoneId },
+			statuses: [{ id: sent.messageId, status: 'delivered', timestamp: '1763800200', recipient_id: sent.waId }],
+		});
+		if (!status.isNotification) throw new Error(status.reason);
+		expect(sent.recipient).toBe('5511988887777');
+		expect(status.items[0]).toMatchObject({ messageId: sent.messageId, recipient: sent.recipient });
 	});
 });
 

@@ -639,6 +639,33 @@ describe('the webhook handler', () => {
 			expect(run.response.body).toEqual({ received: true, items: 1, duplicates: 1 });
 		});
 
+		it('the same notification to the test URL and the production URL starts both; a re-delivery to either starts nothing', async () => {
+			const trigger = freshTrigger();
+			const data = registeredData();
+			const deliver = (mode: 'webhook' | 'manual') =>
+				runWebhook({ node: trigger, parameters: {}, credentials: credentials(), staticData: data, request: { headers: withSecret(), body: text }, mode });
+			const production = await deliver('webhook');
+			const test = await deliver('manual');
+			expect(itemsOf(production).map((item) => item.messageId)).toEqual([messageId]);
+			expect(itemsOf(test).map((item) => item.messageId)).toEqual([messageId]);
+			const again = [await deliver('webhook'), await deliver('manual')];
+			expect(again.map((run) => run.response.body)).toEqual([
+				{ received: true, items: 0, duplicates: 1 },
+				{ received: true, items: 0, duplicates: 1 },
+			]);
+		});
+
+		it('a test listener neither writes its events to static data nor is held back by what production saved', async () => {
+			const data = registeredData();
+			const testRun = () =>
+				runWebhook({ node: freshTrigger(), parameters: {}, credentials: credentials(), staticData: data, request: { headers: withSecret(), body: text }, mode: 'manual' });
+			await testRun();
+			expect(data.seenEvents).toBeUndefined();
+			await fromGateway(data, text, {}, freshTrigger());
+			expect(data.seenEvents).toBeDefined();
+			expect(itemsOf(await testRun())).toHaveLength(1);
+		});
+
 		it('held across a restart and another process: what static data saved is honoured by a fresh memory', async () => {
 			const data = registeredData();
 			await fromGateway(data, text, {}, freshTrigger());

@@ -31,6 +31,10 @@ Environment (start):
   SANDBOX_API_KEY   the API key it accepts (default a random sandbox-... key, printed at start)
   SANDBOX_PHONE_ID  the account's phone id (default 104857600000001)
   SANDBOX_LATENCY_MS  milliseconds before each gateway answer, as a gateway across the internet (default 0)
+  SANDBOX_STATUSES  1: after each accepted send, deliver sent, delivered and read status notifications to the
+                    registered webhooks, or failed (131047) for a free-form message to a number that has not written
+                    (deliver) within 24 hours; 0 (default): none. npm start turns it on.
+  SANDBOX_STATUS_DELAY_MS  milliseconds before each of those statuses (default 300)
 
 Options (deliver):
   --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT; without SANDBOX_PORT, port
@@ -43,7 +47,8 @@ Options (deliver):
 
 Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state;
 POST /__sandbox/reset, /__sandbox/fail {route,count,mode}, /__sandbox/deliver {notification},
-/__sandbox/template-status {id,status}, /__sandbox/latency {ms}.`;
+/__sandbox/template-status {id,status}, /__sandbox/latency {ms}, /__sandbox/statuses {enabled,delayMs}
+(GET: the statuses delivered).`;
 
 async function main(args: string[]): Promise<number> {
 	if (args.includes('--help') || args.includes('-h')) {
@@ -70,6 +75,10 @@ async function serve(): Promise<number> {
 		apiKey: process.env.SANDBOX_API_KEY || undefined,
 		phoneId: process.env.SANDBOX_PHONE_ID || undefined,
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS ?? 0) || 0,
+		statuses: {
+			enabled: process.env.SANDBOX_STATUSES === '1' || process.env.SANDBOX_STATUSES === 'true',
+			delayMs: Number(process.env.SANDBOX_STATUS_DELAY_MS) >= 0 && process.env.SANDBOX_STATUS_DELAY_MS ? Number(process.env.SANDBOX_STATUS_DELAY_MS) : undefined,
+		},
 	});
 	const unregister = registerSandbox(sandbox.url);
 	console.log(`Sandbox gateway listening on ${sandbox.url}
@@ -84,6 +93,7 @@ Use the base URL and API key in the n8n credentials. Endpoints: ${Object.values(
 To deliver an incoming message to the registered webhooks (for example a Messaging Gateway Trigger):
   npm run sandbox -- deliver --url ${sandbox.url} --text "Olá"
 Recorded requests: GET ${sandbox.url}/__sandbox/requests  State: GET ${sandbox.url}/__sandbox/state
+Status notifications after sends: ${sandbox.statuses.settings.enabled ? `on (every ${sandbox.statuses.settings.delayMs} ms; GET ${sandbox.url}/__sandbox/statuses)` : 'off (SANDBOX_STATUSES=1 turns them on)'}
 Ctrl+C stops it.`);
 	await new Promise<void>((resolve) => {
 		process.once('SIGINT', resolve);

@@ -10,6 +10,8 @@
  *   POST /__sandbox/deliver          { notification, omitCustomHeaders?, extraHeaders?, apiKey? } → per-webhook results
  *   POST /__sandbox/template-status  { id, status }
  *   POST /__sandbox/latency          { ms }: every following gateway request is answered after ms milliseconds
+ *   GET  /__sandbox/statuses         { settings, delivered, lastWrote }: the network's statuses after sends (statuses.ts)
+ *   POST /__sandbox/statuses         { enabled?, delayMs? }: turns them on or off, sets their delay
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -79,6 +81,22 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			if (typeof ms !== 'number' || !(ms >= 0)) return reply(res, 400, { error: 'ms must be a number >= 0' });
 			gateway.setLatency(ms);
 			return reply(res, 200, { success: true });
+		}
+		case 'GET /__sandbox/statuses':
+			return reply(res, 200, {
+				settings: gateway.statuses.settings,
+				delivered: gateway.statuses.delivered,
+				lastWrote: Object.fromEntries(gateway.statuses.lastWrote),
+			});
+		case 'POST /__sandbox/statuses': {
+			const { enabled, delayMs } = body;
+			if (enabled !== undefined && typeof enabled !== 'boolean') return reply(res, 400, { error: 'enabled must be true or false' });
+			if (delayMs !== undefined && !(typeof delayMs === 'number' && delayMs >= 0)) {
+				return reply(res, 400, { error: 'delayMs must be a number >= 0' });
+			}
+			if (enabled !== undefined) gateway.statuses.settings.enabled = enabled;
+			if (delayMs !== undefined) gateway.statuses.settings.delayMs = delayMs as number;
+			return reply(res, 200, { settings: gateway.statuses.settings });
 		}
 		case 'POST /__sandbox/template-status': {
 			const { id, status } = body;

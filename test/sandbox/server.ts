@@ -27,6 +27,7 @@ import { messageResponse, validateMessage } from './messages';
 import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
 import { CsvRecordScanner, JsonRecordScanner, type RecordScanner } from './person-files';
 import { matchRoute, type Route, type RouteName } from './routes';
+import { DEFAULT_STATUS_DELAY_MS, NetworkStatuses, type StatusSettings } from './statuses';
 import {
 	checkEditAllowed,
 	checkTemplateOfMessage,
@@ -50,6 +51,7 @@ import {
 export type { RouteName } from './routes';
 export type { SandboxTemplate } from './templates';
 export type { SandboxWebhook, DeliveryResult } from './webhooks';
+export type { StatusDelivery, StatusSettings } from './statuses';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */
@@ -67,6 +69,11 @@ export interface SandboxOptions {
 	personFileMaxBytes?: number;
 	/** Milliseconds every gateway request waits before it is answered, as a gateway across the internet (default 0). */
 	latencyMs?: Latency;
+	/**
+	 * Status notifications after each accepted send, as the network sends them (statuses.ts): sent, delivered, read, or
+	 * failed 131047 outside the 24-hour window. Off by default; `true` or settings turn them on.
+	 */
+	statuses?: boolean | Partial<StatusSettings>;
 }
 
 /** A fixed latency, or one per request (e.g. by recipient, to answer out of order). */
@@ -171,6 +178,8 @@ export interface Sandbox {
 	/** POSTs the notification to every webhook of the key subscribed to its field; resolves each receiver's answer. */
 	deliver(notification: object, options?: DeliverOptions): Promise<DeliveryResult[]>;
 	setTemplateStatus(id: string, status: string): void;
+	/** The network's statuses after a send: settings, when each recipient last wrote, what was delivered. */
+	statuses: NetworkStatuses;
 	/** Sets the latency of the following requests (reset() restores the one given at start). */
 	setLatency(latency: Latency): void;
 	/** Clears state, recorded requests and pending failures. */
@@ -250,6 +259,8 @@ export class SandboxGateway implements Sandbox {
 	private latency: Latency;
 	private readonly server: http.Server;
 	private mediaCounter = 0;
+	readonly statuses: NetworkStatuses;
+	private readonly initialStatusSettings: StatusSettings;
 
 	constructor(options: SandboxOptions) {
 		this.apiKey = options.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
@@ -260,6 +271,11 @@ export class SandboxGateway implements Sandbox {
 		this.personFileMaxBytes = options.personFileMaxBytes ?? PERSON_FILE_MAX_BYTES;
 		this.initialLatency = options.latencyMs ?? 0;
 		this.latency = this.initialLatency;
+		const asked = typeof options.statuses === 'object' ? options.statuses : { enabled: options.statuses === true };
+		this.initialStatusSettings = { enabled: asked.enabled ?? true, delayMs: asked.delayMs ?? DEFAULT_STATUS_DELAY_MS };
+		this.statuses = new NetworkStatuses(this.initialStatusSettings, this.now, (notification, apiKey) =>
+			this.deliver(notification, { apiKey }),
+		);
 		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
 		this.server = http.createServer({ requestTimeout: 0 }, (req, res) => {
 			this.handle(req, res).catch((error: unknown) => {
@@ -282,6 +298,7 @@ export class SandboxGateway implements Sandbox {
 	}
 
 	close(): Promise<void> {
+		this.statuses.reset();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -298,6 +315,8 @@ export class SandboxGateway implements Sandbox {
 
 	async deliver(notification: object, options: DeliverOptions = {}): Promise<DeliveryResult[]> {
 		const fields = notificationFields(notification);
+		// The network learns when each customer last wrote (the 24-hour window of statuses.ts).
+		this.statuses.recordIncoming(notification);
 		const owner = options.apiKey ?? this.apiKey;
 		const targets = [...this.state.webhooks.values()].filter(
 			(webhook) => webhook.apiKey === owner && webhook.types.some((type) => fields.includes(type)),
@@ -317,6 +336,7 @@ export class SandboxGateway implements Sandbox {
 
 	reset(): void {
 		this.latency = this.initialLatency;
+		this.statuses.reset(this.initialStatusSettings);
 		this.requests.length = 0;
 		this.failures.clear();
 		this.state.templates.clear();
@@ -531,7 +551,9 @@ export class SandboxGateway implements Sandbox {
 				const request = validateMessage(message);
 				checkMediaOfMessage(message, this.state.media, apiKey);
 				checkTemplateOfMessage(message, this.state.templates, apiKey);
-				return [200, messageResponse(request)];
+				const answer = messageResponse(request);
+				if (request.kind === 'send') this.afterSend(request.to, request.type, message, answer, apiKey, url);
+				return [200, answer];
 			}
 			case 'webhooks.create':
 				return this.createWebhook(apiKey, url, jsonBody(body, req));
@@ -581,6 +603,18 @@ export class SandboxGateway implements Sandbox {
 		if (!webhook || webhook.apiKey !== apiKey) throw new GatewayError(404, `Webhook ${id} not found`);
 		this.state.webhooks.delete(id);
 		return [200, { success: true }];
+	}
+
+	/** Hands an accepted message to the network's statuses (statuses.ts), with what its notifications carry. */
+	private afterSend(to: string, type: string, message: unknown, answer: unknown, apiKey: string, url: URL): void {
+		const messageId = (answer as { messages: Array<{ id: string }> }).messages[0].id;
+		const template = (message as { template?: { name?: unknown; language?: { code?: unknown } } }).template;
+		const created = [...this.state.templates.values()].find(
+			(t) => t.apiKey === apiKey && t.name === template?.name && t.language === template?.language?.code,
+		);
+		const category = type !== 'template' ? 'service' : (created?.category ?? 'UTILITY').toLowerCase();
+		const phoneId = url.searchParams.get(PHONE_ID_QUERY_PARAM) ?? this.phoneId;
+		this.statuses.afterSend({ messageId, to, type, apiKey, phoneId, category });
 	}
 
 	private webhooksOf(apiKey: string): SandboxWebhook[] {

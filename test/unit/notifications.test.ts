@@ -6,6 +6,7 @@ import {
 	parseNotification,
 	type NotificationItem,
 } from '../../nodes/MessagingGatewayTrigger/notifications';
+import { knownNetworkError } from '../../nodes/gateway/networkErrors';
 
 /**
  * The samples of gateway-spec notes (`/work/shared/spec/notifications/`), copied verbatim so that the suite runs
@@ -296,11 +297,17 @@ describe('the samples of the specification', () => {
 					status: 'delivered',
 					messageId: 'wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABEYEjgxQkVF',
 					recipientId: '5511988887777',
+					recipient: '5511988887777',
 					timestamp: '2025-11-22T08:30:00.000Z',
 					timestampUnix: 1763800200,
 					errors: null,
 					errorCode: null,
 					errorMessage: null,
+					reason: null,
+					hint: null,
+					conversationCategory: 'service',
+					pricingCategory: 'service',
+					billable: true,
 					conversation: { id: 'c0ffee00000000000000000000000001', origin: { type: 'service' } },
 					pricing: { billable: true, pricing_model: 'CBP', category: 'service' },
 					phoneNumberId: '104857600000001',
@@ -321,12 +328,18 @@ describe('the samples of the specification', () => {
 				status: 'failed',
 				messageId: 'wamid.HBgNNTUxMTk4ODg4Nzc3NxUCABEYEjk5',
 				recipientId: '5511988887777',
+				recipient: '5511988887777',
 				timestamp: '2025-11-22T08:31:40.000Z',
 				timestampUnix: 1763800300,
 				errors: statusUpdate.errors,
 				errorCode: 131047,
 				errorMessage:
 					'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+				reason: knownNetworkError(131047)?.reason,
+				hint: 'Send an approved template instead (Message Type: Template).',
+				conversationCategory: null,
+				pricingCategory: null,
+				billable: null,
 				conversation: null,
 				pricing: null,
 				phoneNumberId: '104857600000001',

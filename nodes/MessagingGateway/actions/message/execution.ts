@@ -8,6 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { markUnknownOutcome, MAY_HAVE_BEEN_ACCEPTED } from '../../../gateway/errors';
 import { readDefaultCountry, type CountryCode } from '../../../gateway/phone';
+import { recipientDigits } from '../../../gateway/recipient';
 import { apiError, gatewayRequest } from '../../../gateway/transport';
 import { notSentText, refusalOf, templateOf } from '../campaigns/breaker';
 import { asNodeError } from '../nodeErrors';
@@ -179,6 +180,9 @@ function outputOf(
 	const waId = firstOf(answer.contacts, 'wa_id');
 	if (waId !== undefined) output.waId = waId;
 	if (typeof to === 'string') output.to = to;
+	// The status items of the trigger carry the same digits-only form (nodes/gateway/recipient.ts): one join expression.
+	const recipient = recipientDigits(waId ?? to);
+	if (recipient !== null) output.recipient = recipient;
 	for (const [name, value] of Object.entries(answer)) if (!(name in output)) output[name] = value;
 	return output;
 }
