@@ -178,19 +178,33 @@ function cancelledBeforeSending(context: GatewayContext, request: GatewayRequest
 	});
 }
 
-/** The network code (ECONNREFUSED, ...) of an error of n8n's HTTP helper, looked for along its causes. */
+/**
+ * The network code (ECONNREFUSED, ...) of an error of n8n's HTTP helper, looked for along its causes. n8n-core 2.41
+ * keeps the network error as the cause; 2.0 keeps it as `errorResponse` with no cause, and its text in `messages`.
+ */
 export function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
-	let current: unknown = error;
-	while (typeof current === 'object' && current !== null && !seen.has(current)) {
+	const pending: unknown[] = [error];
+	while (pending.length > 0) {
+		const current = pending.shift();
+		if (typeof current !== 'object' || current === null || seen.has(current)) continue;
 		seen.add(current);
-		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
+		const candidate = current as { code?: unknown; cause?: unknown; errorResponse?: unknown; message?: unknown; messages?: unknown };
 		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) return candidate.code;
-		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message)) return 'ECONNRESET';
-		current = candidate.cause;
+		const texts = [candidate.message, ...(Array.isArray(candidate.messages) ? candidate.messages : [])];
+		for (const text of texts) {
+			if (typeof text !== 'string') continue;
+			const named = NETWORK_CODE_IN_TEXT.exec(text);
+			if (named) return named[1];
+			if (/socket hang up/i.test(text)) return 'ECONNRESET';
+		}
+		pending.push(candidate.cause, candidate.errorResponse);
 	}
 	return undefined;
 }
+
+/** A network code as Node writes it into an error's text (`connect ECONNREFUSED 127.0.0.1:9`). */
+const NETWORK_CODE_IN_TEXT = /\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE)\b/;
 
 /**
  * A NodeApiError that keeps the message it is given: n8n replaces any message that mentions a network code

@@ -54,7 +54,7 @@ export function describeDownloadNetworkError(code: string | undefined): string {
 			return 'the host cannot be reached from n8n';
 		case 'ERR_FR_TOO_MANY_REDIRECTS':
 		case 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED':
-			return `it redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`;
+			return TOO_MANY_REDIRECTS;
 		case 'CERT_HAS_EXPIRED':
 		case 'DEPTH_ZERO_SELF_SIGNED_CERT':
 		case 'SELF_SIGNED_CERT_IN_CHAIN':
@@ -68,6 +68,23 @@ export function describeDownloadNetworkError(code: string | undefined): string {
 
 /** How many redirects a download follows. */
 export const MAX_DOWNLOAD_REDIRECTS = 3;
+
+export const TOO_MANY_REDIRECTS = `it redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Where a download answer sends the node next: the Location of a redirect, resolved against the address asked;
+ * undefined for any other answer (a redirect without a usable Location is an answer that is not a file).
+ */
+export function redirectTarget(statusCode: number, location: unknown, asked: string): string | undefined {
+	if (!REDIRECT_STATUSES.has(statusCode) || typeof location !== 'string' || location.trim() === '') return undefined;
+	try {
+		return new URL(location.trim(), asked).toString();
+	} catch {
+		return undefined;
+	}
+}
 
 /** A Content-Length header as a byte count; undefined when absent or not a number (a chunked answer). */
 export function declaredLengthOf(header: unknown): number | undefined {

@@ -4,7 +4,7 @@
  * about its source (gateway/blobBody.ts): waiting for it is not the far end's stall, and its failure is recorded.
  */
 import { FileBody } from '../../../nodes/gateway/blobBody';
-import { describeDownloadNetworkError, hostOf, readMediaUrl, withoutCredentials } from '../../../nodes/gateway/mediaUrl';
+import { describeDownloadNetworkError, hostOf, readMediaUrl, redirectTarget, withoutCredentials } from '../../../nodes/gateway/mediaUrl';
 
 describe('a URL in error texts', () => {
 	it('hostOf: the host and port only', () => {
@@ -55,5 +55,21 @@ describe("a body's source, as the transport sees it", () => {
 		await expect(next).rejects.toThrow('the download broke off');
 		expect(body.waitingForSource).toBe(false);
 		expect((body.sourceFailure as Error).message).toBe('the download broke off');
+	});
+});
+
+describe('redirectTarget', () => {
+	it('follows a redirect status with a Location, resolved against the address asked', () => {
+		expect(redirectTarget(302, '/files/b.jpg', 'http://host:8080/a/x.jpg?t=1')).toBe('http://host:8080/files/b.jpg');
+		expect(redirectTarget(301, 'https://cdn.example/c.jpg', 'http://host/a.jpg')).toBe('https://cdn.example/c.jpg');
+		expect(redirectTarget(307, 'next.jpg', 'http://host/dir/a.jpg')).toBe('http://host/dir/next.jpg');
+	});
+
+	it('takes any other answer, or a redirect without a usable Location, as the answer itself', () => {
+		expect(redirectTarget(200, '/elsewhere', 'http://host/a.jpg')).toBeUndefined();
+		expect(redirectTarget(304, '/elsewhere', 'http://host/a.jpg')).toBeUndefined();
+		expect(redirectTarget(302, undefined, 'http://host/a.jpg')).toBeUndefined();
+		expect(redirectTarget(302, '  ', 'http://host/a.jpg')).toBeUndefined();
+		expect(redirectTarget(302, 'http://[bad', 'http://host/a.jpg')).toBeUndefined();
 	});
 });

@@ -31,6 +31,8 @@ import {
 	peekHead,
 	readAll,
 	readMediaUrl,
+	redirectTarget,
+	TOO_MANY_REDIRECTS,
 } from '../../../gateway/mediaUrl';
 import { MEDIA_LIMITS, type MediaKind } from '../../../gateway/spec';
 import { REQUEST_TIMEOUT_MS, type GatewayRequest } from '../../../gateway/transport';
@@ -97,19 +99,31 @@ export async function uploadMediaFromUrl(
 	const destroySource = () => source?.destroy();
 	try {
 		if (cancel.aborted) throw whyEnded(undefined);
-		let response: DownloadResponse;
-		try {
-			response = (await this.helpers.httpRequest({
-				method: 'GET',
-				url,
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				maxRedirects: MAX_DOWNLOAD_REDIRECTS,
-				abortSignal: attempt.signal,
-			})) as DownloadResponse;
-		} catch (error) {
-			throw whyEnded(error);
+		let response: DownloadResponse | undefined;
+		let address = url;
+		// The node follows redirects itself: n8n-core 2.0's helper takes no maxRedirects (axios would follow 21).
+		for (let redirects = 0; response === undefined; redirects++) {
+			let answer: DownloadResponse;
+			try {
+				answer = (await this.helpers.httpRequest({
+					method: 'GET',
+					url: address,
+					encoding: 'stream',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					abortSignal: attempt.signal,
+				})) as DownloadResponse;
+			} catch (error) {
+				throw whyEnded(error);
+			}
+			const next = redirectTarget(answer.statusCode, answer.headers.location, address);
+			if (next === undefined) response = answer;
+			else {
+				answer.body.destroy();
+				if (redirects === MAX_DOWNLOAD_REDIRECTS) throw failed(TOO_MANY_REDIRECTS);
+				address = next;
+			}
 		}
 		source = response.body;
 		asking.now = false;
