@@ -7,7 +7,7 @@
  * `event` + `message_template_id` (template status update), `errors` (errors not tied to a message).
  */
 
-import { describeNetworkError } from '../gateway/networkErrors';
+import { explainNetworkCode } from '../gateway/networkErrors';
 import { recipientDigits } from '../gateway/recipient';
 
 type JsonObject = Record<string, unknown>;
@@ -282,7 +282,7 @@ function statusItem(statusUpdate: JsonObject, value: JsonObject): StatusItem {
 	const errorMessage = firstError
 		? stringOrNull(errorData.details) ?? stringOrNull(firstError.message) ?? stringOrNull(firstError.title)
 		: null;
-	const failure = status === 'failed' ? describeNetworkError(errorCode, errorMessage ?? undefined) : null;
+	const failure = status === 'failed' ? explainNetworkCode(errorCode, errorMessage ?? undefined) : null;
 	const recipientId = stringOrNull(statusUpdate.recipient_id);
 	const conversation = isObject(statusUpdate.conversation) ? statusUpdate.conversation : null;
 	const origin = conversation && isObject(conversation.origin) ? conversation.origin : null;

@@ -182,7 +182,7 @@ export const KNOWN_NETWORK_ERROR_CODES: readonly number[] = Object.keys(KNOWN)
 	.sort((a, b) => a - b);
 
 /** Reads a code as it may come (number or numeric text); undefined when it is no code. */
-export function networkErrorCode(value: unknown): number | undefined {
+export function readNetworkCode(value: unknown): number | undefined {
 	if (typeof value === 'number' && Number.isInteger(value)) return value;
 	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
 	return undefined;
@@ -190,7 +190,7 @@ export function networkErrorCode(value: unknown): number | undefined {
 
 /** The entry of a known code; undefined for any other. */
 export function knownNetworkError(code: unknown): NetworkErrorInfo | undefined {
-	const number = networkErrorCode(code);
+	const number = readNetworkCode(code);
 	if (number === undefined) return undefined;
 	const entry = KNOWN[number];
 	return entry ? { code: number, ...entry } : undefined;
@@ -200,12 +200,12 @@ export function knownNetworkError(code: unknown): NetworkErrorInfo | undefined {
  * Reason and hint for any failure: a known code's own; for another code the network's own text (`title`, `message`)
  * as the reason, with a generic hint. Unknown codes are scoped `message`: they never stop a run.
  */
-export function describeNetworkError(code: unknown, networkText?: string): NetworkErrorInfo {
+export function explainNetworkCode(code: unknown, networkText?: string): NetworkErrorInfo {
 	const known = knownNetworkError(code);
 	if (known) return known;
 	const text = networkText?.trim();
 	return {
-		code: networkErrorCode(code),
+		code: readNetworkCode(code),
 		scope: 'message',
 		reason: text ? `The network refused the message: ${text}` : 'The network refused the message.',
 		hint: UNKNOWN_HINT,

@@ -7,9 +7,9 @@ import * as path from 'path';
 
 import {
 	KNOWN_NETWORK_ERROR_CODES,
-	describeNetworkError,
+	explainNetworkCode,
 	knownNetworkError,
-	networkErrorCode,
+	readNetworkCode,
 } from '../../../nodes/gateway/networkErrors';
 
 const docsTable = fs.readFileSync(path.resolve(__dirname, '../../../docs/network-errors.md'), 'utf8');
@@ -41,22 +41,22 @@ describe('the network error table', () => {
 	});
 
 	it('reads a code given as a number or as numeric text, and nothing else', () => {
-		expect(networkErrorCode(131047)).toBe(131047);
-		expect(networkErrorCode(' 131047 ')).toBe(131047);
-		expect(networkErrorCode('abc')).toBeUndefined();
-		expect(networkErrorCode(1.5)).toBeUndefined();
+		expect(readNetworkCode(131047)).toBe(131047);
+		expect(readNetworkCode(' 131047 ')).toBe(131047);
+		expect(readNetworkCode('abc')).toBeUndefined();
+		expect(readNetworkCode(1.5)).toBeUndefined();
 		expect(knownNetworkError('132015')?.code).toBe(132015);
 	});
 
 	it('keeps an unknown code and the network\'s text, with a generic hint, scoped to the message only', () => {
-		const unknown = describeNetworkError(999999, 'Something new');
+		const unknown = explainNetworkCode(999999, 'Something new');
 		expect(unknown).toEqual({
 			code: 999999,
 			scope: 'message',
 			reason: 'The network refused the message: Something new',
 			hint: expect.stringMatching(/error codes|provider/),
 		});
-		expect(describeNetworkError(undefined).code).toBeUndefined();
-		expect(describeNetworkError(131047).reason).toMatch(/24 hours/);
+		expect(explainNetworkCode(undefined).code).toBeUndefined();
+		expect(explainNetworkCode(131047).reason).toMatch(/24 hours/);
 	});
 });

@@ -8,7 +8,7 @@
  * - `template`: no further message with the same template (name and language) is sent; the others go on;
  * - any other scope (a recipient, one message, a rate limit) stops nothing.
  */
-import { knownNetworkError, networkErrorCode } from '../../../gateway/networkErrors';
+import { knownNetworkError } from '../../../gateway/networkErrors';
 
 export interface Refusal {
 	scope: 'account' | 'template';
@@ -42,7 +42,7 @@ export function refusalOf(
 	const status = Number(answer.httpCode);
 	// Only a refusal (4xx) says something about the next message; a 5xx or a lost answer does not.
 	if (!(status >= 400 && status < 500)) return undefined;
-	const known = knownNetworkError(networkErrorCode(answer.code));
+	const known = knownNetworkError(answer.code);
 	if (!known) return undefined;
 	const reason = known.reason.replace(/\.$/, '');
 	const lowered = reason.charAt(0).toLowerCase() + reason.slice(1);
