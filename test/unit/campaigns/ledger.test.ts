@@ -1,5 +1,5 @@
 /** The campaign record's pure logic (nodes/MessagingGateway/actions/campaigns/ledger.ts). */
-import { CLAIM_CHUNK, chunkOf, claimValue, RunLedger, sentValue, skipText } from '../../../nodes/MessagingGateway/actions/campaigns/ledger';
+import { CLAIM_CHUNK, chunkOf, MARKS_ALONE, claimValue, RunLedger, sentValue, skipText } from '../../../nodes/MessagingGateway/actions/campaigns/ledger';
 
 const key = (k: string, campaign = 'spring') => ({ campaign, key: k });
 
@@ -41,14 +41,33 @@ describe('a run\'s ledger', () => {
 		expect(ledger.takePending()).toEqual({ sent: [], release: [] });
 	});
 
-	it('asks for a write once CLAIM_CHUNK marks are pending', () => {
+	it('asks for a write of sent marks alone only once MARKS_ALONE are pending (they ride with the next claim before)', () => {
 		const ledger = new RunLedger();
-		const due = Array.from({ length: CLAIM_CHUNK }, (_, i) => {
+		const due = Array.from({ length: MARKS_ALONE }, (_, i) => {
 			ledger.hold(i, key(String(i)));
 			return ledger.settle(i, 'accepted');
 		});
-		expect(due.lastIndexOf(true)).toBe(CLAIM_CHUNK - 1);
+		expect(due.indexOf(true)).toBe(MARKS_ALONE - 1);
+	});
+
+	it('asks for a write of releases once CLAIM_CHUNK are pending', () => {
+		const ledger = new RunLedger();
+		const due = Array.from({ length: CLAIM_CHUNK }, (_, i) => {
+			ledger.hold(i, key(String(i)));
+			return ledger.settle(i, 'notSent');
+		});
 		expect(due.indexOf(true)).toBe(CLAIM_CHUNK - 1);
+	});
+
+	it('hands its sent marks to a claim write, and takes them back when that write failed', () => {
+		const ledger = new RunLedger();
+		['a', 'b'].forEach((k, i) => ledger.hold(i, key(k)));
+		ledger.settle(0, 'accepted');
+		const taken = ledger.takePendingSent();
+		expect(taken).toEqual([sentValue(key('a'))]);
+		ledger.settle(1, 'accepted');
+		ledger.returnPendingSent(taken);
+		expect(ledger.takePending().sent).toEqual([sentValue(key('a')), sentValue(key('b'))]);
 	});
 
 	it('releases at the end the claims of items that never started, and only those', () => {

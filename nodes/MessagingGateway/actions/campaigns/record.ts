@@ -8,7 +8,7 @@
  * - one row per workflow and scope; scope `workflow` here, so that every Send node of the workflow shares the record
  *   (a campaign split over two branches is one campaign), each value prefixed so it meets no other node's values;
  * - `entries` mode: an md5 per value, the row's list read and rewritten whole on each call: claims are written
- *   CLAIM_CHUNK items at a time, `sent` marks and releases CLAIM_CHUNK at a time (ledger.ts);
+ *   CLAIM_CHUNK items at a time with the `sent` marks pending then, releases CLAIM_CHUNK at a time (ledger.ts);
  * - no lock: two calls at once may lose one's write. Calls of one workflow's record are therefore made one after
  *   another in this process, and keys claimed by an execution running in this process are known here; executions
  *   of one campaign on two workers at the same time are not safe (docs/campaigns.md);
@@ -102,7 +102,7 @@ export class CampaignRecord {
 		return claim;
 	}
 
-	/** How the item's request ended; writes the pending marks once CLAIM_CHUNK are due. */
+	/** How the item's request ended; writes the pending marks now when they are not to wait for the next claim. */
 	settle(itemIndex: number, outcome: ItemOutcome): void {
 		if (this.ledger.settle(itemIndex, outcome)) this.flush();
 	}
@@ -159,9 +159,18 @@ export class CampaignRecord {
 		}
 		if (toClaim.length === 0) return answers;
 
-		const claimed = await this.record(() =>
-			this.context.helpers.checkProcessedAndRecord(toClaim.map((claim) => claim.value), SCOPE, ENTRIES),
-		);
+		// The sent marks pending now ride in the same write (ledger.ts): a value's answer is its own, so they do not
+		// change what the claims find.
+		const marks = this.ledger.takePendingSent();
+		let claimed: Awaited<ReturnType<IExecuteFunctions['helpers']['checkProcessedAndRecord']>> | undefined;
+		try {
+			claimed = await this.record(() =>
+				this.context.helpers.checkProcessedAndRecord([...marks, ...toClaim.map((claim) => claim.value)], SCOPE, ENTRIES),
+			);
+		} finally {
+			// A failed write wrote none of them: the marks wait for the next write.
+			if (!claimed) this.ledger.returnPendingSent(marks);
+		}
 		const fresh = new Set(claimed.new.map(String));
 		const ours = toClaim.filter((claim) => fresh.has(claim.value));
 		for (const claim of ours) {
