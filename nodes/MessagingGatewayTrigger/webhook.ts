@@ -3,9 +3,9 @@
  * the acknowledgement, and mark-as-read after the answer.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { buildMarkAsReadBody } from '../MessagingGateway/actions/message/markAsRead.operation';
+import { waitAtMost } from '../gateway/pause';
 import { gatewayRequest } from '../gateway/transport';
 import type { TriggerOptions } from './description';
 import { DEFAULT_WINDOW_HOURS, eventKey, seenEventsOf, webhookScopeOf, type PersistedSeenEvents } from './deliveryGuard';
@@ -74,7 +74,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	response.status(200).json(acknowledgement);
 	// Awaited (at most a few seconds) before the execution starts: the answer is out, and the requests must finish
 	// authenticating before n8n releases the isolate when webhook() returns.
-	if (messageIds.length > 0) await Promise.race([markAsRead.call(this, messageIds), sleep(MARK_AS_READ_WAIT_MS)]);
+	if (messageIds.length > 0) await waitAtMost(markAsRead.call(this, messageIds), MARK_AS_READ_WAIT_MS);
 	if (fresh.length === 0) return { noWebhookResponse: true };
 
 	const output: INodeExecutionData[] = fresh.map((item) => ({

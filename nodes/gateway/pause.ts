@@ -43,3 +43,14 @@ export async function pause(ms: number, signal: AbortSignal, sleep: AbortableSle
 	} while (left > 0);
 	return !signal.aborted;
 }
+
+/**
+ * Waits for `work`, at most `ms`: the wait ends with the work, and its timer with it (a `sleep` raced against the work
+ * would stay behind for the whole `ms`). The work goes on after a timeout; its outcome is not this wait's.
+ */
+export async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+	const done = new AbortController();
+	const finish = () => done.abort();
+	void work.then(finish, finish);
+	await pause(ms, done.signal);
+}

@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import * as workflow from 'n8n-workflow';
 
 import { Cancellation } from '../../../nodes/gateway/connection';
-import { abortableSleepOf, pause, type AbortableSleep } from '../../../nodes/gateway/pause';
+import { abortableSleepOf, pause, waitAtMost, type AbortableSleep } from '../../../nodes/gateway/pause';
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
@@ -91,5 +91,22 @@ describe("a run's wait (Cancellation.wait)", () => {
 		expect(await cancel.wait(50)).toBe(true);
 		expect(cancel.size).toBe(0);
 		cancel.close();
+	});
+});
+
+describe('waitAtMost (the trigger waits for its mark-as-read requests, a few seconds at most)', () => {
+	it('ends with the work and leaves no timer behind', async () => {
+		const before = timers();
+		const started = Date.now();
+		await waitAtMost(new Promise((resolve) => setTimeout(resolve, 30)), 60_000);
+		expect(Date.now() - started).toBeLessThan(30_000);
+		expect(timers()).toBe(before);
+	});
+
+	it('ends after the time when the work takes longer, and a failed work does not make it reject', async () => {
+		const started = Date.now();
+		await waitAtMost(new Promise(() => undefined), 100);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+		await expect(waitAtMost(Promise.reject(new Error('refused')), 60_000)).resolves.toBeUndefined();
 	});
 });
