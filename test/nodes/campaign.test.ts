@@ -75,11 +75,14 @@ describe('a campaign run', () => {
 	it('an answer of unknown outcome leaves the key claimed: a later run does not send it and says it may have been sent', async () => {
 		gateway.sandbox.failNext('messages', 1, '504-after-accept', { skip: 1 });
 		const first = outputJson(await runGateway(gateway.sandbox, campaign('spring', {}), { items: phones(3), continueOnFail: true }));
-		expect(first[1].error).toMatch(/504/);
+		// The second request to arrive gets the 504: in parallel, not always item 1's.
+		const unknown = first.findIndex((json) => /504/.test(String(json.error)));
+		expect(first.filter((json) => json.error !== undefined)).toHaveLength(1);
+		expect(unknown).toBeGreaterThanOrEqual(0);
 
 		const again = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3) }));
-		expect(again.map((json) => json.status)).toEqual(['alreadySent', 'maybeSent', 'alreadySent']);
-		expect(again[1].note).toMatch(/may have been sent by an earlier run that stopped mid-send/);
+		expect(again.map((json) => json.status)).toEqual([0, 1, 2].map((i) => (i === unknown ? 'maybeSent' : 'alreadySent')));
+		expect(again[unknown].note).toMatch(/may have been sent by an earlier run that stopped mid-send/);
 		expect(gateway.sandbox.requests).toHaveLength(3);
 		expect([...receivedBy().values()]).toEqual([1, 1, 1]);
 	});
