@@ -32,8 +32,11 @@ interface Row {
 
 const rows = new Map<string, Row>();
 
-/** A database failure: the write after `skip` more writes fails (tests of a record that cannot be written). */
-export const deduplicationFaults: { failWriteAfter?: number } = {};
+/**
+ * Database failures: the write after `failWriteAfter` more writes fails (tests of a record that cannot be written);
+ * with `failScope`, every write to a row of that scope fails ('' for scope workflow, 'n:' for scope node).
+ */
+export const deduplicationFaults: { failWriteAfter?: number; failScope?: '' | 'n:' } = {};
 
 /** Bytes written to the table so far (the JSON of each row written), and the number of writes. */
 export const deduplicationWrites = { count: 0, bytes: 0 };
@@ -45,6 +48,7 @@ export function deduplicationRows(): ReadonlyMap<string, Row> {
 export function clearDeduplicationRows(): void {
 	rows.clear();
 	deduplicationFaults.failWriteAfter = undefined;
+	deduplicationFaults.failScope = undefined;
 	deduplicationWrites.count = 0;
 	deduplicationWrites.bytes = 0;
 }
@@ -71,6 +75,11 @@ async function write(key: string, row: Row, insert = false): Promise<void> {
 	await new Promise((resolve) => setImmediate(resolve));
 	if (deduplicationFaults.failWriteAfter !== undefined && deduplicationFaults.failWriteAfter-- <= 0) {
 		deduplicationFaults.failWriteAfter = undefined;
+		throw new Error('Connection terminated unexpectedly (injected by the harness)');
+	}
+	const context = key.slice(key.indexOf('|') + 1);
+	const scope = deduplicationFaults.failScope;
+	if (scope !== undefined && (scope === '' ? context === '' : context.startsWith(scope))) {
 		throw new Error('Connection terminated unexpectedly (injected by the harness)');
 	}
 	if (insert && rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
