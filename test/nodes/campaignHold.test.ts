@@ -122,3 +122,11 @@ it('a sign of life newer than its own (another execution took the hold over) sto
 	// Its row is left to the other holder.
 	expect(deduplicationRows().get(HOLD_ROW)?.data).toBeGreaterThan(Date.now());
 });
+
+it('a Remove Duplicates node of the workflow in scope Workflow holds the row in another mode: the error says to give it scope Node', async () => {
+	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'entries', data: [] });
+	const error = await rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(3) }));
+	expect(error.message).toBe("Not sent: the workflow's deduplication history in scope Workflow belongs to another node (n8n: incompatible setting)");
+	expect(error.description).toMatch(/Set the Scope of the Remove Duplicates node of this workflow to Node/);
+	expect(gateway.sandbox.requests).toHaveLength(0);
+});
