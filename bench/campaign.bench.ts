@@ -55,7 +55,8 @@ void (async () => {
 			console.log(
 				`${count} messages: without ${(without / 1000).toFixed(1)} s, with the record ${(withRecord / 1000).toFixed(1)} s (${ratio.toFixed(2)}x, target <= 1.10x); ` +
 					`record ${(rowBytes / 1024).toFixed(0)} kB (${(rowBytes / count).toFixed(0)} B per message); ` +
-					`${deduplicationWrites.count} writes, ${(deduplicationWrites.bytes / 1024 / 1024).toFixed(1)} MB written (${(deduplicationWrites.bytes / count / 1024).toFixed(1)} kB per message)`,
+					`${deduplicationWrites.entries.count} writes, ${(deduplicationWrites.entries.bytes / 1024 / 1024).toFixed(1)} MB written (${(deduplicationWrites.entries.bytes / count / 1024).toFixed(1)} kB per message); ` +
+					`the hold: ${deduplicationWrites.count - deduplicationWrites.entries.count} writes`,
 			);
 		}
 		process.exitCode = failed ? 1 : 0;

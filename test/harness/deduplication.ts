@@ -32,11 +32,14 @@ interface Row {
 
 const rows = new Map<string, Row>();
 
-/** A database failure: the write after `skip` more writes fails (tests of a record that cannot be written). */
-export const deduplicationFaults: { failWriteAfter?: number } = {};
+/**
+ * Database failures: the write after `failWriteAfter` more writes fails (tests of a record that cannot be written);
+ * with `failScope`, every write to a row of that scope fails ('' for scope workflow, 'n:' for scope node).
+ */
+export const deduplicationFaults: { failWriteAfter?: number; failScope?: '' | 'n:' } = {};
 
-/** Bytes written to the table so far (the JSON of each row written), and the number of writes. */
-export const deduplicationWrites = { count: 0, bytes: 0 };
+/** Bytes written to the table so far (the JSON of each row written) and the number of writes; `entries`: those of rows in mode entries (a campaign record, not its hold). */
+export const deduplicationWrites = { count: 0, bytes: 0, entries: { count: 0, bytes: 0 } };
 
 export function deduplicationRows(): ReadonlyMap<string, Row> {
 	return rows;
@@ -45,8 +48,10 @@ export function deduplicationRows(): ReadonlyMap<string, Row> {
 export function clearDeduplicationRows(): void {
 	rows.clear();
 	deduplicationFaults.failWriteAfter = undefined;
+	deduplicationFaults.failScope = undefined;
 	deduplicationWrites.count = 0;
 	deduplicationWrites.bytes = 0;
+	deduplicationWrites.entries = { count: 0, bytes: 0 };
 }
 
 function rowKey(scope: DeduplicationScope, context: ICheckProcessedContextData): string {
@@ -73,10 +78,19 @@ async function write(key: string, row: Row, insert = false): Promise<void> {
 		deduplicationFaults.failWriteAfter = undefined;
 		throw new Error('Connection terminated unexpectedly (injected by the harness)');
 	}
+	const context = key.slice(key.indexOf('|') + 1);
+	const scope = deduplicationFaults.failScope;
+	if (scope !== undefined && (scope === '' ? context === '' : context.startsWith(scope))) {
+		throw new Error('Connection terminated unexpectedly (injected by the harness)');
+	}
 	if (insert && rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 	const json = JSON.stringify(row);
 	deduplicationWrites.count++;
 	deduplicationWrites.bytes += Buffer.byteLength(json);
+	if (row.mode === 'entries') {
+		deduplicationWrites.entries.count++;
+		deduplicationWrites.entries.bytes += Buffer.byteLength(json);
+	}
 	rows.set(key, JSON.parse(json) as Row);
 }
 

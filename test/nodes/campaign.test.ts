@@ -12,6 +12,11 @@ import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, dedupli
 import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } from './support';
 
 const gateway = useSandbox();
+const HELD_ELSEWHERE = 'Not sent: another execution of this workflow is sending a campaign now (its last sign of life was under 30 s ago)';
+
+async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
 beforeEach(() => clearDeduplicationRows());
 
 const phoneOf = (i: number) => `551198${String(8_000_000 + i).padStart(7, '0')}`;
@@ -113,19 +118,54 @@ describe('a campaign run', () => {
 		}
 	});
 
-	it('two executions of one campaign at the same time send each key once', async () => {
+	it('two executions of one campaign at the same time: one sends, the other is refused and sends nothing', async () => {
 		gateway.sandbox.setLatency(20);
-		const [a, b] = await Promise.all([
+		const runs = await Promise.allSettled([
 			runGateway(gateway.sandbox, campaign('spring'), { items: phones(60) }),
 			runGateway(gateway.sandbox, campaign('spring'), { items: phones(60) }),
 		]);
+		const sent = runs.filter((run) => run.status === 'fulfilled');
+		const refused = runs.filter((run): run is PromiseRejectedResult => run.status === 'rejected');
+		expect(sent).toHaveLength(1);
+		expect(refused).toHaveLength(1);
+		expect((refused[0].reason as Error).message).toBe(HELD_ELSEWHERE);
 		const received = receivedBy();
 		expect(received.size).toBe(60);
 		expect(Math.max(...received.values())).toBe(1);
-		const sentBy = (run: typeof a) => outputJson(run).filter((json) => typeof json.messageId === 'string').length;
-		expect(sentBy(a) + sentBy(b)).toBe(60);
-		const skipped = [...outputJson(a), ...outputJson(b)].filter((json) => json.sent === false);
-		expect(new Set(skipped.map((json) => json.status))).toEqual(new Set(['sendingElsewhere']));
+	});
+
+	it('with Continue On Fail, the refused execution gives one error item per campaign item, paired', async () => {
+		gateway.sandbox.setLatency(20);
+		const first = runGateway(gateway.sandbox, campaign('spring'), { items: phones(40) });
+		await waitFor(() => gateway.sandbox.requests.length > 0);
+		const second = await runGateway(gateway.sandbox, campaign('spring'), { items: phones(40), continueOnFail: true });
+		expect(second.output[0].map((item) => [item.json.error, item.pairedItem])).toEqual(
+			Array.from({ length: 40 }, (_, i) => [HELD_ELSEWHERE, { item: i }]),
+		);
+		await first;
+		expect([...receivedBy().values()]).toEqual(Array(40).fill(1));
+	});
+
+	it('a second execution in the same process is refused too, also when it runs another campaign of the workflow', async () => {
+		gateway.sandbox.setLatency(20);
+		const first = runGateway(gateway.sandbox, campaign('spring'), { items: phones(40) });
+		await waitFor(() => gateway.sandbox.requests.length > 0);
+		const error = await rejectionOf(runGateway(gateway.sandbox, campaign('summer'), { items: phones(40) }));
+		expect(error.message).toBe(HELD_ELSEWHERE);
+		expect(error.description).toMatch(/its hold lapses 30 s after its last sign of life/);
+		await first;
+		// Once the first has ended, the hold is released: a run again sends the other campaign.
+		await runGateway(gateway.sandbox, campaign('summer'), { items: phones(40) });
+		expect([...receivedBy().values()]).toEqual(Array(40).fill(2));
+	});
+
+	it('a run without a campaign item takes no hold: it sends while a campaign runs', async () => {
+		gateway.sandbox.setLatency(20);
+		const first = runGateway(gateway.sandbox, campaign('spring'), { items: phones(40) });
+		await waitFor(() => gateway.sandbox.requests.length > 0);
+		const plain = outputJson(await runGateway(gateway.sandbox, sendText(), { items: phones(2) }));
+		expect(plain.every((json) => typeof json.messageId === 'string')).toBe(true);
+		await first;
 	});
 
 	it("n8n's Retry On Fail: the second try sends only what the first did not", async () => {
@@ -148,25 +188,37 @@ describe('a campaign run', () => {
 		expect(again.map((json) => json.status)).toEqual(['alreadySent', 'alreadySent', 'alreadySent']);
 	});
 
-	it('writes the record in chunks: one write per chunk (its claims with the sent marks pending), two entries per sent key', async () => {
+	it('writes the record in chunks to the node\'s own row: one write per chunk (its claims with the sent marks pending), two entries per sent key; the hold is released', async () => {
 		await runGateway(gateway.sandbox, campaign('spring'), { items: phones(CLAIM_CHUNK * 3) });
-		const rows = [...deduplicationRows().values()];
+		const rows = [...deduplicationRows()];
 		expect(rows).toHaveLength(1);
-		expect(rows[0].data).toHaveLength(CLAIM_CHUNK * 3 * 2);
+		const [[key, row]] = rows;
+		expect(key).toMatch(/\|n:/);
+		expect(row.data).toHaveLength(CLAIM_CHUNK * 3 * 2);
 		// 3 claim writes carry the marks; what is left is written at the end (at most once more alone): each write
-		// rewrites the whole row, so writes are the record's cost.
-		expect(deduplicationWrites.count).toBeLessThanOrEqual(5);
+		// rewrites the whole row, so the record's writes are its cost (the hold's writes are counted apart).
+		expect(deduplicationWrites.entries.count).toBeLessThanOrEqual(5);
 	});
 
-	it('a claim that cannot be written sends nothing of its items', async () => {
+	it('a hold that cannot be taken sends nothing', async () => {
 		deduplicationFaults.failWriteAfter = 0;
 		const output = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3), continueOnFail: true }));
-		expect(output.map((json) => json.error)).toEqual(Array(3).fill('Connection terminated unexpectedly (injected by the harness)'));
+		expect(output.map((json) => json.error)).toEqual(
+			Array(3).fill("Not sent: the campaign's hold could not be taken: Connection terminated unexpectedly (injected by the harness)"),
+		);
 		expect(gateway.sandbox.requests).toHaveLength(0);
 	});
 
+	it('a claim that cannot be written sends nothing of its items', async () => {
+		deduplicationFaults.failScope = 'n:';
+		const output = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3), continueOnFail: true }));
+		expect(output.map((json) => json.error)).toEqual(Array(3).fill('Connection terminated unexpectedly (injected by the harness)'));
+		expect(gateway.sandbox.requests).toHaveLength(0);
+		expect([...deduplicationRows().keys()]).toEqual([]); // the hold was released
+	});
+
 	it('sent marks that cannot be written: the run succeeds with a warning, a later run flags them and sends none again', async () => {
-		deduplicationFaults.failWriteAfter = 1; // the claim is written, the sent marks at the end are not
+		deduplicationFaults.failWriteAfter = 3; // the hold and its first beat, the claim are written; the sent marks at the end are not
 		const first = await runGateway(gateway.sandbox, campaign('spring'), { items: phones(3) });
 		expect(outputJson(first).every((json) => typeof json.messageId === 'string')).toBe(true);
 		expect(first.logs).toContainEqual(expect.stringContaining("warn Messaging Gateway: the campaign record's last marks could not be written"));

@@ -5,6 +5,9 @@
  * runs the whole workflow again). n8n's deduplication helpers (its `processed_data` table in
  * Postgres) hold the record. Every recipient must have received the message exactly once, except at most the unknown
  * window of docs/campaigns.md, whose items the later run flags "may have been sent" and does not send; none twice.
+ * One execution of a workflow at a time sends a campaign (the hold, docs/campaigns.md): two started at once on two
+ * workers send each recipient once; a run right after a worker died is refused until the dead holder's hold is stale
+ * (30 s after its last sign of life).
  */
 import { setupCluster, util, type Cluster, type N8nProcess, type SandboxRequest, type Workflow } from './support/cluster';
 import { itemsCode, webhookChain, webhookPath } from './support/workflows';
@@ -17,12 +20,15 @@ const n8n = require('../../scripts/lib/n8n');
 let cluster: Cluster;
 
 const COUNT = 300;
+/** The hold of a worker that died is taken over this long after its last sign of life (lease.ts). */
+const STALE_MS = 30_000;
+const HELD_ELSEWHERE = 'Not sent: another execution of this workflow is sending a campaign now (its last sign of life was under 30 s ago)';
 /** docs/campaigns.md: 20 claimed ahead + Parallel Requests + 40 sent marks not yet written. */
 const WINDOW = (parallel: number) => 20 + parallel + 40;
 /** Valid São Paulo mobile numbers, one series per workflow: 55 11 98<prefix><6 digits>. */
-const phones = (prefix: string) => Array.from({ length: COUNT }, (_, i) => ({ phone: `551198${prefix}${String(i).padStart(6, '0')}` }));
+const phones = (prefix: string, count = COUNT) => Array.from({ length: count }, (_, i) => ({ phone: `551198${prefix}${String(i).padStart(6, '0')}` }));
 
-function campaignWorkflow(name: string, prefix: string, parallel: number): Workflow {
+function campaignWorkflow(name: string, prefix: string, parallel: number, count = COUNT): Workflow {
 	const parameters = {
 		resource: 'message',
 		operation: 'send',
@@ -32,7 +38,7 @@ function campaignWorkflow(name: string, prefix: string, parallel: number): Workf
 		sending: { parallelRequests: parallel },
 		campaign: { name },
 	};
-	return webhookChain(name, [{ name: 'Gateway', parameters }], itemsCode(phones(prefix)));
+	return webhookChain(name, [{ name: 'Gateway', parameters }], itemsCode(phones(prefix, count)));
 }
 
 const workflows = {
@@ -40,6 +46,8 @@ const workflows = {
 	// 5 at a time at 1 s: 60 s, longer than the workers' graceful shutdown timeout of 30 s.
 	terminated: campaignWorkflow('queue campaign terminated', '2', 5),
 	retried: campaignWorkflow('queue campaign retried', '3', 20),
+	// 100 texts at 1 s, 20 at a time: about 5 s of sending.
+	twice: campaignWorkflow('queue campaign twice', '4', 20, 100),
 };
 
 beforeAll(async () => {
@@ -91,16 +99,38 @@ async function receivedBy(prefix: string): Promise<Map<string, number>> {
 	return counts;
 }
 
-/** Runs the workflow again until its run ends, then checks each recipient once or flagged. */
-async function runAgainAndCheck(wf: Workflow, prefix: string, parallel: number) {
+/** Starts the workflow and waits for the new execution (after `lastBefore`) to end. */
+async function runAgain(wf: Workflow) {
 	const lastBefore = Math.max(0, ...(await cluster.db.executions(wf.id!)).map((r) => r.id));
 	await start(wf);
 	// Only the new execution is waited for: the one that died may stay "running" in the database for a while.
-	const row = await util.waitFor(
+	return await util.waitFor(
 		`the run again of ${wf.name} to end`,
 		async () => (await cluster.db.executions(wf.id!)).find((r) => r.id > lastBefore && !['running', 'new'].includes(r.status)) ?? null,
 		{ timeoutMs: 240000, intervalMs: 500 },
 	);
+}
+
+/** A run right after a worker died: refused (the dead worker's hold is alive for 30 s), nothing sent. */
+async function runAgainRefused(wf: Workflow, prefix: string): Promise<void> {
+	// Redis may hand a job queued at once to the dead worker's last blocking read (n8n then fails it as stalled).
+	await util.sleep(2000);
+	const before = (await receivedBy(prefix)).size;
+	const row = await runAgain(wf);
+	const refused = await cluster.execution(row.id);
+	expect(refused.status).toBe('error');
+	expect(refused.node('Gateway')!.error?.message).toBe(HELD_ELSEWHERE);
+	expect((await receivedBy(prefix)).size).toBe(before);
+}
+
+/** Waits until the hold of a worker that stopped at `diedAt` is stale (its last sign of life was before). */
+async function untilStale(diedAt: number): Promise<void> {
+	await util.sleep(Math.max(0, diedAt + STALE_MS + 1000 - Date.now()));
+}
+
+/** Runs the workflow again until its run ends, then checks each recipient once or flagged. */
+async function runAgainAndCheck(wf: Workflow, prefix: string, parallel: number) {
+	const row = await runAgain(wf);
 	return await checkCampaignRun(row.id, prefix, parallel);
 }
 
@@ -127,9 +157,13 @@ test('a worker killed (SIGKILL) mid-campaign; run again: every recipient once, a
 	const { worker } = await running(workflows.killed);
 	await util.sleep(3500);
 	process.kill(-worker.proc.child.pid, 'SIGKILL');
+	const killedAt = Date.now();
 	const sentBeforeKill = (await receivedBy('1')).size;
 	expect(sentBeforeKill).toBeLessThan(COUNT);
-	await restart(worker);
+	const restarting = restart(worker);
+	await runAgainRefused(workflows.killed, '1');
+	await restarting;
+	await untilStale(killedAt);
 	const result = await runAgainAndCheck(workflows.killed, '1', 20);
 	console.log(`SIGKILL: ${sentBeforeKill} sent before the kill, ${result.flagged} flagged, ${result.received} recipients received`);
 });
@@ -139,10 +173,15 @@ test('a worker stopped (SIGTERM) mid-campaign, past its graceful shutdown; run a
 	const { worker } = await running(workflows.terminated);
 	await util.sleep(3500);
 	process.kill(-worker.proc.child.pid, 'SIGTERM');
+	// The stopping worker goes on sending up to its graceful shutdown timeout: a run meanwhile is refused.
+	await runAgainRefused(workflows.terminated, '2');
+	await util.waitFor(`${worker.label} to exit`, async () => worker.proc?.exited === true, { timeoutMs: 60000, intervalMs: 200 });
+	const exitedAt = Date.now();
 	await restart(worker);
+	await untilStale(exitedAt);
 	const sentBeforeRestart = (await receivedBy('2')).size;
 	const result = await runAgainAndCheck(workflows.terminated, '2', 5);
-	console.log(`SIGTERM: ${sentBeforeRestart} sent before the worker came back, ${result.flagged} flagged, ${result.received} recipients received`);
+	console.log(`SIGTERM: ${sentBeforeRestart} sent before the run again, ${result.flagged} flagged, ${result.received} recipients received`);
 });
 
 test("the executions list's Retry of the execution that died runs the workflow from its start: it sends only the rest", async () => {
@@ -150,7 +189,10 @@ test("the executions list's Retry of the execution that died runs the workflow f
 	const { id, worker } = await running(workflows.retried);
 	await util.sleep(3500);
 	process.kill(-worker.proc.child.pid, 'SIGKILL');
-	await restart(worker);
+	const killedAt = Date.now();
+	const restarting = restart(worker);
+	await runAgainRefused(workflows.retried, '3');
+	await restarting;
 	const died = await util.waitFor(
 		'the killed execution to be marked ended',
 		async () => {
@@ -160,6 +202,7 @@ test("the executions list's Retry of the execution that died runs the workflow f
 		{ timeoutMs: 180000, intervalMs: 1000 },
 	);
 	expect(died.status).toBe('crashed');
+	await untilStale(killedAt);
 	await n8nLogin();
 	await session!.request('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
 	// n8n keeps no run data of a crashed execution: its Retry runs the whole workflow again, as a new execution.
@@ -173,6 +216,21 @@ test("the executions list's Retry of the execution that died runs the workflow f
 	// A run again after it sends nothing more.
 	const again = await runAgainAndCheck(workflows.retried, '3', 20);
 	expect(again.items.filter((json) => typeof json.messageId === 'string')).toEqual([]);
+});
+
+test('two executions of one campaign started at the same time: one sends each recipient once, the other is refused', async () => {
+	await Promise.all([start(workflows.twice), start(workflows.twice)]);
+	const rows = await cluster.waitForExecutions(workflows.twice.id!, 2, { timeoutMs: 120000 });
+	const executions = await Promise.all(rows.map(async (row) => await cluster.execution(row.id)));
+	const refused = executions.filter((execution) => execution.status === 'error');
+	const sent = executions.filter((execution) => execution.status === 'success');
+	expect(refused).toHaveLength(1);
+	expect(sent).toHaveLength(1);
+	expect(refused[0].node('Gateway')!.error?.message).toBe(HELD_ELSEWHERE);
+	const received = await receivedBy('4');
+	expect(received.size).toBe(100);
+	expect(Math.max(...received.values())).toBe(1);
+	console.log(`Two at once: ran on ${rows.map((row) => cluster.workersThatRan(row.id).join('+') || '?').join(' and ')}; one refused, 100 recipients once`);
 });
 
 let session: { request(method: string, path: string, body?: unknown): Promise<any> } | undefined;

@@ -38,6 +38,8 @@ export interface SendRun {
 	readonly templateReads: Map<string, Promise<unknown>>;
 	/** Refusals that stop further sends of the run (campaigns/breaker.ts). */
 	readonly breaker: RunBreaker;
+	/** Checks made before each request of an item leaves; one throws to stop the item (the campaign's hold lapsed). */
+	readonly beforeSend: Array<(itemIndex: number) => void>;
 	/** Work the router awaits when the run is over, sent, stopped or cancelled (the campaign record's last writes). */
 	readonly atEnd: Array<() => Promise<void>>;
 	/** n8n cancelled the execution. */
@@ -74,6 +76,7 @@ export async function openSendRun(context: IExecuteFunctions, settings: SendingS
 		recordScope: recordScopeOf(context),
 		templateReads: new Map(),
 		breaker: new RunBreaker(),
+		beforeSend: [],
 		atEnd: [],
 		cancelled,
 		sleep,

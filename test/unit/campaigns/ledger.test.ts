@@ -91,7 +91,6 @@ describe('what a skipped item says', () => {
 	it.each([
 		[{ state: 'alreadySent' } as const, 'alreadySent', /already sent in this campaign/],
 		[{ state: 'maybeSent' } as const, 'maybeSent', /may have been sent by an earlier run that stopped mid-send/],
-		[{ state: 'sendingElsewhere' } as const, 'sendingElsewhere', /another execution of this campaign is sending it now/],
 		[{ state: 'sameKeyInRun', firstItem: 3 } as const, 'sameKeyInRun', /item 3 of this run has the same Message Key/],
 	])('%o', (reason, status, note) => {
 		expect(skipText(reason).status).toBe(status);

@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { inputError, nodeOf } from '../parameters';
 import type { SendRun } from '../run';
 import { skipText, type CampaignKey } from './ledger';
+import { LEASE_TIMING } from './lease';
 import { CampaignRecord, type Claim } from './record';
 
 export const campaignField: INodeProperties = {
@@ -78,8 +79,10 @@ export function campaignRecordOf(this: IExecuteFunctions, run: SendRun, itemCoun
 			});
 		}
 		const startOver = this.getNodeParameter('campaign.startOver', 0, false) === true;
-		record = new CampaignRecord(this, itemCount, keyOf, startOver);
-		run.atEnd.push(async () => await (record as CampaignRecord).finish());
+		const campaignRecord = new CampaignRecord(this, itemCount, keyOf, startOver, LEASE_TIMING);
+		record = campaignRecord;
+		run.beforeSend.push((itemIndex) => campaignRecord.stopIfLapsed(itemIndex));
+		run.atEnd.push(async () => await campaignRecord.finish());
 	}
 	records.set(run, record);
 	return record;

@@ -52,13 +52,11 @@ export function chunkOf(itemIndex: number, itemCount: number, size = CLAIM_CHUNK
  * What an item is told instead of being sent:
  * - `alreadySent`: the key is marked sent;
  * - `maybeSent`: claimed, never marked sent: an earlier run stopped mid-send (or its answer was of unknown outcome);
- * - `sendingElsewhere`: claimed by another execution running now in this n8n process;
  * - `sameKeyInRun`: an earlier item of this run has the same key (it alone is sent).
  */
 export type SkipReason =
 	| { state: 'alreadySent' }
 	| { state: 'maybeSent' }
-	| { state: 'sendingElsewhere' }
 	| { state: 'sameKeyInRun'; firstItem: number };
 
 export type ClaimAnswer = { state: 'ours' } | SkipReason;
@@ -73,8 +71,6 @@ export function skipText(reason: SkipReason): { status: string; note: string } {
 				status: 'maybeSent',
 				note: 'Not sent: it may have been sent by an earlier run that stopped mid-send (its outcome is unknown), so it is not sent again.',
 			};
-		case 'sendingElsewhere':
-			return { status: 'sendingElsewhere', note: 'Not sent: another execution of this campaign is sending it now.' };
 		case 'sameKeyInRun':
 			return { status: 'sameKeyInRun', note: `Not sent: item ${reason.firstItem} of this run has the same Message Key and is the one sent.` };
 	}
@@ -178,10 +174,5 @@ export class RunLedger {
 		this.pendingSent = [];
 		this.pendingRelease = [];
 		return taken;
-	}
-
-	/** Claim values this run holds (for the process's register of keys being sent now). */
-	heldValues(): string[] {
-		return [...this.held.values()].map((held) => claimValue(held.entry));
 	}
 }

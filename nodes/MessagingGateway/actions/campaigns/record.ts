@@ -5,21 +5,23 @@
  *
  * What the helpers are, and how they are used (n8n's deduplication helpers, as test/harness/deduplication.ts
  * reproduces them):
- * - one row per workflow and scope; scope `workflow` here, so that every Send node of the workflow shares the record
- *   (a campaign split over two branches is one campaign), each value prefixed so it meets no other node's values;
+ * - one row per workflow and scope: the record is the `node`-scope row (each Send node keeps its own record), each
+ *   value prefixed so it meets no other value; the `workflow`-scope row is the hold (hold.ts);
  * - `entries` mode: an md5 per value, the row's list read and rewritten whole on each call: claims are written
  *   CLAIM_CHUNK items at a time with the `sent` marks pending then, releases CLAIM_CHUNK at a time (ledger.ts);
- * - no lock: two calls at once may lose one's write. Calls of one workflow's record are therefore made one after
- *   another in this process, and keys claimed by an execution running in this process are known here; executions
- *   of one campaign on two workers at the same time are not safe (docs/campaigns.md);
+ * - no lock: two calls at once may lose one's write. So one execution of a workflow at a time writes its campaign
+ *   records (the hold, taken before the first claim; another execution is refused), and an execution's own calls
+ *   are made one after another;
  * - no check-only call: whether a claimed key was also marked sent is asked by recording its `sent` mark and
  *   removing it again when it was new (only for keys met already claimed, on a re-run).
  */
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
+import { CampaignHold } from './hold';
 import { CLAIM_CHUNK, chunkOf, claimValue, RunLedger, sentValue, type CampaignKey, type ClaimAnswer, type ItemOutcome } from './ledger';
+import type { LeaseTiming } from './lease';
 
-const SCOPE = 'workflow';
+const SCOPE = 'node';
 const ENTRIES: ICheckProcessedOptions = { mode: 'entries' };
 
 /** The record calls of each workflow in this process, one after another (the helpers have no lock). */
@@ -39,20 +41,6 @@ function oneAtATime<T>(workflowId: string, call: () => Promise<T>): Promise<T> {
 	return next;
 }
 
-/** Claim values held by executions running now in this process, per workflow: value -> how many hold it. */
-const heldNow = new Map<string, Map<string, number>>();
-
-function holdNow(workflowId: string, values: string[], delta: 1 | -1): void {
-	let held = heldNow.get(workflowId);
-	if (!held) heldNow.set(workflowId, (held = new Map()));
-	for (const value of values) {
-		const count = (held.get(value) ?? 0) + delta;
-		if (count > 0) held.set(value, count);
-		else held.delete(value);
-	}
-	if (held.size === 0) heldNow.delete(workflowId);
-}
-
 /** An item's key and what its claim found. */
 export interface Claim {
 	entry: CampaignKey;
@@ -69,14 +57,17 @@ export class CampaignRecord {
 	private readonly workflowId: string;
 	private writes: Promise<void> = Promise.resolve();
 	private startedOver: Promise<void> | undefined;
+	private readonly hold: CampaignHold;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly itemCount: number,
 		private readonly keyOf: KeyReader,
 		private readonly startOver: boolean,
+		timing: LeaseTiming,
 	) {
 		this.workflowId = String(context.getWorkflow().id ?? '');
+		this.hold = new CampaignHold(context, timing);
 	}
 
 	/** Messages of this run the gateway accepted. */
@@ -102,6 +93,11 @@ export class CampaignRecord {
 		return claim;
 	}
 
+	/** Before a claimed item's request leaves: throws when the hold lapsed (the item is not sent). */
+	stopIfLapsed(itemIndex: number): void {
+		if (this.ledger.holds(itemIndex) && !this.hold.sending()) throw this.hold.lapsedError(itemIndex);
+	}
+
 	/** How the item's request ended; writes the pending marks now when they are not to wait for the next claim. */
 	settle(itemIndex: number, outcome: ItemOutcome): void {
 		if (this.ledger.settle(itemIndex, outcome)) this.flush();
@@ -119,7 +115,7 @@ export class CampaignRecord {
 			// sends again; a release not written leaves a message unsent until Start Over.
 			this.context.logger.warn(`Messaging Gateway: the campaign record's last marks could not be written: ${(error as Error).message}`);
 		} finally {
-			holdNow(this.workflowId, this.ledger.heldValues(), -1);
+			await this.hold.release();
 		}
 	}
 
@@ -133,8 +129,12 @@ export class CampaignRecord {
 		this.writes = this.writes.then(write, write);
 	}
 
+	/** One write of the record, after the previous ones, while no other execution can have taken the hold over. */
 	private async record<T>(call: () => Promise<T>): Promise<T> {
-		return await oneAtATime(this.workflowId, call);
+		return await oneAtATime(this.workflowId, async () => {
+			if (!this.hold.writing()) throw new Error("the campaign's hold lapsed: the record is no longer written by this run");
+			return await call();
+		});
 	}
 
 	private async claimChunk(start: number): Promise<Map<number, Claim | { error: unknown }>> {
@@ -150,6 +150,12 @@ export class CampaignRecord {
 			}
 		}
 		if (entries.length === 0) return answers;
+		// The workflow's hold, taken before its first claim (a run without a campaign item takes none).
+		const refusal = await this.hold.take();
+		if (refusal || !this.hold.sending()) {
+			for (const { itemIndex } of entries) answers.set(itemIndex, { error: refusal ? refusal(itemIndex) : this.hold.lapsedError(itemIndex) });
+			return answers;
+		}
 		await (this.startedOver ??= this.forgetInputKeys());
 
 		const { toClaim, sameKey } = this.ledger.planClaims(entries);
@@ -177,13 +183,7 @@ export class CampaignRecord {
 			this.ledger.hold(claim.itemIndex, claim.entry);
 			answers.set(claim.itemIndex, { entry: claim.entry, answer: { state: 'ours' } });
 		}
-		holdNow(this.workflowId, ours.map((claim) => claim.value), 1);
-
-		const taken = toClaim.filter((claim) => !fresh.has(claim.value));
-		const heldHere = heldNow.get(this.workflowId);
-		const elsewhere = taken.filter((claim) => heldHere?.has(claim.value));
-		for (const claim of elsewhere) answers.set(claim.itemIndex, { entry: claim.entry, answer: { state: 'sendingElsewhere' } });
-		const earlier = taken.filter((claim) => !heldHere?.has(claim.value));
+		const earlier = toClaim.filter((claim) => !fresh.has(claim.value));
 		if (earlier.length) await this.readEarlierOutcomes(earlier, answers);
 		return answers;
 	}

@@ -140,8 +140,12 @@ export async function postMessage(
 	});
 }
 
-/** An item is not sent once a refusal that reaches it came (the API key, the account, or its template refused). */
+/**
+ * An item is not sent once a refusal that reaches it came (the API key, the account, or its template refused), or a
+ * check of the run stops it (run.beforeSend).
+ */
 function stopIfRefused(context: IExecuteFunctions, run: SendRun, itemIndex: number, template: string | undefined): void {
+	for (const check of run.beforeSend) check(itemIndex);
 	const refusal = run.breaker.stop(template);
 	if (!refusal) return;
 	throw new NodeOperationError(nodeOf.call(context), notSentText(itemIndex, refusal), {

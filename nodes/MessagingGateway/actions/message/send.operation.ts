@@ -55,6 +55,7 @@ export async function execute(
 	const claim = record ? await record.claim(itemIndex) : undefined;
 	if (claim && claim.answer.state !== 'ours') return skippedOutput(claim, to);
 	try {
+		if (claim) record?.stopIfLapsed(itemIndex);
 		const choice = readParameter.call(this, 'messageType', itemIndex) as MessageTypeChoice;
 		const params = readParameters.call(this, itemIndex, fieldsOf(choice));
 		const payload = await payloadOf.call(this, run, itemIndex, choice, params);

@@ -1,0 +1,132 @@
+/**
+ * The campaign hold (nodes/MessagingGateway/actions/campaigns/hold.ts, lease.ts): one execution of a workflow at a
+ * time sends campaigns. Its timing is shortened here (beat 50 ms, lease 300 ms, stale 500 ms) so that a dead holder's
+ * row goes stale within a test; the harness's deduplication helpers behave as n8n's (test/harness/deduplication.ts).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, WORKFLOW_ID } from '../harness';
+import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } from './support';
+
+jest.mock('../../nodes/MessagingGateway/actions/campaigns/lease', () => ({
+	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaigns/lease'),
+	LEASE_TIMING: { beatMs: 50, leaseMs: 300, staleMs: 500, settleMs: 100, graceMs: 150 },
+}));
+
+const gateway = useSandbox();
+beforeEach(() => clearDeduplicationRows());
+
+const HELD_ELSEWHERE = 'Not sent: another execution of this workflow is sending a campaign now (its last sign of life was under 500 ms ago)';
+const HOLD_ROW = `${WORKFLOW_ID}|`;
+
+const phoneOf = (i: number) => `551197${String(7_000_000 + i).padStart(7, '0')}`;
+const phones = (count: number) => jsonItems(Array.from({ length: count }, (_, i) => ({ phone: phoneOf(i) })));
+const campaign = (extra: IDataObject = {}): INodeParameters => sendText({ campaign: { name: 'spring' }, ...extra });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await sleep(2);
+}
+
+/** A hold row as a holder that beat at `stamp` leaves it (a worker that died keeps its last stamp). */
+function holdRowBeatAt(stamp: number): void {
+	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'latestIncrementalKey', data: stamp });
+}
+
+function receivedBy(): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const request of gateway.sandbox.requests) {
+		if (request.route !== 'messages' || request.status !== 200) continue;
+		const to = (request.body as { to: string }).to;
+		counts.set(to, (counts.get(to) ?? 0) + 1);
+	}
+	return counts;
+}
+
+it('a hold whose holder died (no sign of life for longer than stale) is taken over: the run sends, then releases it', async () => {
+	holdRowBeatAt(Date.now() - 600);
+	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
+	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
+	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+});
+
+it('a hold with a recent sign of life is refused (nothing sent); once it is stale, a run sends', async () => {
+	holdRowBeatAt(Date.now() - 100);
+	const error = await rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
+	expect(error.message).toBe(HELD_ELSEWHERE);
+	expect(error.description).toMatch(/if its worker died, its hold lapses 500 ms after its last sign of life/);
+	expect(gateway.sandbox.requests).toHaveLength(0);
+	// The refused call did not make the dead holder's row look alive for longer than the grace.
+	await sleep(500);
+	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
+	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
+});
+
+it('two executions that find the same stale hold at once: one sends, the other is refused; each recipient once', async () => {
+	holdRowBeatAt(Date.now() - 600);
+	gateway.sandbox.setLatency(20);
+	const runs = await Promise.allSettled([
+		runGateway(gateway.sandbox, campaign(), { items: phones(30) }),
+		runGateway(gateway.sandbox, campaign(), { items: phones(30) }),
+	]);
+	expect(runs.map((run) => run.status).sort()).toEqual(['fulfilled', 'rejected']);
+	const refused = runs.find((run): run is PromiseRejectedResult => run.status === 'rejected');
+	expect((refused?.reason as Error).message).toBe(HELD_ELSEWHERE);
+	expect([...receivedBy().values()]).toEqual(Array(30).fill(1));
+});
+
+it('the hold is released after a run that stopped at an error, and after a cancelled run', async () => {
+	gateway.sandbox.failNext('messages', 1, '500', { skip: 1 });
+	await rejectionOf(runGateway(gateway.sandbox, campaign({ sending: { parallelRequests: 1 } }), { items: phones(5) }));
+	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+
+	gateway.sandbox.setLatency(50);
+	const controller = new AbortController();
+	const cancelled = rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(100), abortSignal: controller.signal }));
+	await waitFor(() => gateway.sandbox.requests.length > 5);
+	controller.abort();
+	expect((await cancelled).message).toMatch(/^The execution was canceled/);
+	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+});
+
+it('signs of life that cannot be written: the run stops sending once the lease lapsed; a later run sends the rest, none twice', async () => {
+	gateway.sandbox.setLatency(30);
+	const parameters = campaign({ sending: { parallelRequests: 1, messagesPerSecond: 0 } });
+	const run = runGateway(gateway.sandbox, parameters, { items: phones(60), continueOnFail: true });
+	await waitFor(() => gateway.sandbox.requests.length >= 3);
+	deduplicationFaults.failScope = ''; // the hold's row: beats fail from now on
+	const output = outputJson(await run);
+	deduplicationFaults.failScope = undefined;
+	const sent = output.filter((json) => typeof json.messageId === 'string').length;
+	const stopped = output.filter((json) => /^Not sent \(item \d+\): the run stopped sending because its hold on the campaign lapsed/.test(String(json.error)));
+	expect(sent).toBeLessThan(40);
+	expect(sent + stopped.length).toBe(60);
+	expect(stopped[0].error).toMatch(/its sign of life could not be written to n8n's database for 300 ms$/);
+	// The lapsed hold is not deleted (it may be another's by now): a run again waits until it is stale.
+	await sleep(500);
+	const again = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(60) }));
+	const received = receivedBy();
+	expect(Math.max(...received.values())).toBe(1);
+	again.forEach((json, i) => expect(received.has(phoneOf(i)) || json.status === 'maybeSent').toBe(true));
+});
+
+it('a sign of life newer than its own (another execution took the hold over) stops the run at once', async () => {
+	gateway.sandbox.setLatency(30);
+	const parameters = campaign({ sending: { parallelRequests: 1, messagesPerSecond: 0 } });
+	const run = runGateway(gateway.sandbox, parameters, { items: phones(60), continueOnFail: true });
+	await waitFor(() => gateway.sandbox.requests.length >= 3);
+	holdRowBeatAt(Date.now() + 60_000);
+	const output = outputJson(await run);
+	const stopped = output.filter((json) => /the run stopped sending because its hold on the campaign lapsed: another execution took the campaign over$/.test(String(json.error)));
+	expect(stopped.length).toBeGreaterThan(10);
+	// Its row is left to the other holder.
+	expect(deduplicationRows().get(HOLD_ROW)?.data).toBeGreaterThan(Date.now());
+});
+
+it('a Remove Duplicates node of the workflow in scope Workflow holds the row in another mode: the error says to give it scope Node', async () => {
+	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'entries', data: [] });
+	const error = await rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(3) }));
+	expect(error.message).toBe("Not sent: the workflow's deduplication history in scope Workflow belongs to another node (n8n: incompatible setting)");
+	expect(error.description).toMatch(/Set the Scope of the Remove Duplicates node of this workflow to Node/);
+	expect(gateway.sandbox.requests).toHaveLength(0);
+});
