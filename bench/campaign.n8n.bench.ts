@@ -25,63 +25,7 @@ import path from 'node:path';
 
 import { ENDPOINTS } from '../nodes/gateway/spec';
 import { openDb, type Db } from '../test/queue/support/db';
-
-/* eslint-disable @typescript-eslint/no-var-requires */
-const install = require('../scripts/lib/install') as { ensureRuntime(): Promise<Runtime> };
-const pkg = require('../scripts/lib/package') as {
-	buildAndPack(outDir: string): Promise<string>;
-	installIntoN8n(tarball: string, userFolder: string): Promise<string>;
-};
-const sandboxLib = require('../scripts/lib/sandbox') as {
-	startSandbox(options: { port: number; logDir: string; node: string }): Promise<SandboxProcess>;
-};
-const services = require('../scripts/lib/services') as {
-	startPostgres(options: { logDir: string }): Promise<Postgres>;
-	postgresBinDir(): string | null;
-};
-const n8n = require('../scripts/lib/n8n') as {
-	createInstance(options: object): N8nInstance;
-	importCredential(inst: object, gateway: object): Promise<void>;
-	importWorkflows(inst: object, workflows: object[]): Promise<Array<{ id: string; name: string }>>;
-	cli(inst: object, args: string[]): Promise<string>;
-};
-const util = require('../scripts/lib/util') as {
-	freePort(): Promise<number>;
-	stopProcess(proc: unknown): Promise<void>;
-	run(cmd: string, args: string[], options?: object): Promise<string>;
-	killAllSync(): void;
-};
-/* eslint-enable @typescript-eslint/no-var-requires */
-
-interface Runtime {
-	node24: { node: string; nodeDir: string };
-	n8n: { bin: string; version: string };
-}
-
-interface SandboxProcess {
-	url: string;
-	apiKey: string;
-	phoneId: string;
-	proc: unknown;
-}
-
-interface Postgres {
-	host: string;
-	port: number;
-	user: string;
-	password: string;
-	proc: { child: { pid: number } };
-	stop(): Promise<void>;
-}
-
-type N8nInstance = { env?: Record<string, string> } & Record<string, unknown>;
-
-interface Recorded {
-	path: string;
-	status: number;
-	receivedAt: number;
-	body: { to?: string };
-}
+import { install, n8n, pkg, sandboxLib, services, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
 
 const SIZES = (process.env.CAMPAIGN_SIZES ?? '10000,100000').split(',').map(Number);
 const LATENCY_MS = 100;

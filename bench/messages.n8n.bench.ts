@@ -11,42 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
-
-/* eslint-disable @typescript-eslint/no-var-requires */
-const install = require('../scripts/lib/install') as { ensureRuntime(): Promise<Runtime> };
-const pkg = require('../scripts/lib/package') as {
-	buildAndPack(outDir: string): Promise<string>;
-	installIntoN8n(tarball: string, userFolder: string): Promise<string>;
-};
-const sandboxLib = require('../scripts/lib/sandbox') as {
-	startSandbox(options: { port: number; logDir: string; node: string }): Promise<SandboxProcess>;
-};
-const n8n = require('../scripts/lib/n8n') as {
-	createInstance(options: object): object;
-	importCredential(inst: object, gateway: object): Promise<void>;
-	importWorkflows(inst: object, workflows: object[]): Promise<Array<{ id: string; name: string }>>;
-	cli(inst: object, args: string[]): Promise<string>;
-};
-const util = require('../scripts/lib/util') as { freePort(): Promise<number>; stopProcess(proc: unknown): Promise<void> };
-
-interface Runtime {
-	node24: { node: string; nodeDir: string };
-	n8n: { bin: string; version: string };
-}
-
-interface SandboxProcess {
-	url: string;
-	apiKey: string;
-	phoneId: string;
-	proc: unknown;
-}
-
-interface Recorded {
-	path: string;
-	status: number;
-	receivedAt: number;
-	body: { to?: string };
-}
+import { install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1000);
 const LATENCY_MS = 100;
