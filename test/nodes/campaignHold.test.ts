@@ -1,7 +1,7 @@
 /**
  * The campaign hold (nodes/MessagingGateway/actions/campaigns/hold.ts, lease.ts): one execution of a workflow at a
- * time sends campaigns. Its timing is shortened here (beat 50 ms, lease 300 ms, stale 500 ms) so that a dead holder's
- * row goes stale within a test; the harness's deduplication helpers behave as n8n's (test/harness/deduplication.ts).
+ * time sends campaigns. Its timing is shortened here (beat 125 ms, lease 750 ms, stale 1250 ms) so that a dead
+ * holder's row goes stale within a test, with room for a busy machine's late timers; the harness's deduplication helpers behave as n8n's (test/harness/deduplication.ts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -10,22 +10,33 @@ import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } 
 
 jest.mock('../../nodes/MessagingGateway/actions/campaigns/lease', () => ({
 	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaigns/lease'),
-	LEASE_TIMING: { beatMs: 50, leaseMs: 300, staleMs: 500, settleMs: 100, graceMs: 150 },
+	LEASE_TIMING: { beatMs: 125, leaseMs: 750, staleMs: 1250, settleMs: 250, graceMs: 375 },
 }));
 
 const gateway = useSandbox();
 beforeEach(() => clearDeduplicationRows());
 
-const HELD_ELSEWHERE = 'Not sent: another execution of this workflow is sending a campaign now (its last sign of life was under 500 ms ago)';
+const HELD_ELSEWHERE = 'Not sent: another execution of this workflow is sending a campaign now (its last sign of life was under 1250 ms ago)';
 const HOLD_ROW = `${WORKFLOW_ID}|`;
 
 const phoneOf = (i: number) => `551197${String(7_000_000 + i).padStart(7, '0')}`;
-const phones = (count: number) => jsonItems(Array.from({ length: count }, (_, i) => ({ phone: phoneOf(i) })));
+/** `count` phones from `first` on (a test whose numbers no earlier test's late requests used starts further on). */
+const phones = (count: number, first = 0) => jsonItems(Array.from({ length: count }, (_, i) => ({ phone: phoneOf(first + i) })));
 const campaign = (extra: IDataObject = {}): INodeParameters => sendText({ campaign: { name: 'spring' }, ...extra });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(condition: () => boolean): Promise<void> {
 	while (!condition()) await sleep(2);
+}
+
+/**
+ * Until this run holds the campaign and 3 of its requests arrived (requests of an earlier test's cancelled run may
+ * still arrive: they do not count).
+ */
+async function sendingStarted(): Promise<void> {
+	await waitFor(() => deduplicationRows().has(HOLD_ROW));
+	const before = gateway.sandbox.requests.length;
+	await waitFor(() => gateway.sandbox.requests.length >= before + 3);
 }
 
 /** A hold row as a holder that beat at `stamp` leaves it (a worker that died keeps its last stamp). */
@@ -44,7 +55,7 @@ function receivedBy(): Map<string, number> {
 }
 
 it('a hold whose holder died (no sign of life for longer than stale) is taken over: the run sends, then releases it', async () => {
-	holdRowBeatAt(Date.now() - 600);
+	holdRowBeatAt(Date.now() - 1500);
 	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
 	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
 	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
@@ -54,16 +65,16 @@ it('a hold with a recent sign of life is refused (nothing sent); once it is stal
 	holdRowBeatAt(Date.now() - 100);
 	const error = await rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
 	expect(error.message).toBe(HELD_ELSEWHERE);
-	expect(error.description).toMatch(/if its worker died, its hold lapses 500 ms after its last sign of life/);
+	expect(error.description).toMatch(/if its worker died, its hold lapses 1250 ms after its last sign of life/);
 	expect(gateway.sandbox.requests).toHaveLength(0);
 	// The refused call did not make the dead holder's row look alive for longer than the grace.
-	await sleep(500);
+	await sleep(1300);
 	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
 	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
 });
 
 it('two executions that find the same stale hold at once: one sends, the other is refused; each recipient once', async () => {
-	holdRowBeatAt(Date.now() - 600);
+	holdRowBeatAt(Date.now() - 1500);
 	gateway.sandbox.setLatency(20);
 	const runs = await Promise.allSettled([
 		runGateway(gateway.sandbox, campaign(), { items: phones(30) }),
@@ -92,8 +103,8 @@ it('the hold is released after a run that stopped at an error, and after a cance
 it('signs of life that cannot be written: the run stops sending once the lease lapsed; a later run sends the rest, none twice', async () => {
 	gateway.sandbox.setLatency(30);
 	const parameters = campaign({ sending: { parallelRequests: 1, messagesPerSecond: 0 } });
-	const run = runGateway(gateway.sandbox, parameters, { items: phones(60), continueOnFail: true });
-	await waitFor(() => gateway.sandbox.requests.length >= 3);
+	const run = runGateway(gateway.sandbox, parameters, { items: phones(60, 1000), continueOnFail: true });
+	await sendingStarted();
 	deduplicationFaults.failScope = ''; // the hold's row: beats fail from now on
 	const output = outputJson(await run);
 	deduplicationFaults.failScope = undefined;
@@ -101,20 +112,20 @@ it('signs of life that cannot be written: the run stops sending once the lease l
 	const stopped = output.filter((json) => /^Not sent \(item \d+\): the run stopped sending because its hold on the campaign lapsed/.test(String(json.error)));
 	expect(sent).toBeLessThan(40);
 	expect(sent + stopped.length).toBe(60);
-	expect(stopped[0].error).toMatch(/its sign of life could not be written to n8n's database for 300 ms$/);
+	expect(stopped[0].error).toMatch(/its sign of life could not be written to n8n's database for 750 ms$/);
 	// The lapsed hold is not deleted (it may be another's by now): a run again waits until it is stale.
-	await sleep(500);
-	const again = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(60) }));
+	await sleep(1300);
+	const again = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(60, 1000) }));
 	const received = receivedBy();
 	expect(Math.max(...received.values())).toBe(1);
-	again.forEach((json, i) => expect(received.has(phoneOf(i)) || json.status === 'maybeSent').toBe(true));
+	again.forEach((json, i) => expect(received.has(phoneOf(1000 + i)) || json.status === 'maybeSent').toBe(true));
 });
 
 it('a sign of life newer than its own (another execution took the hold over) stops the run at once', async () => {
 	gateway.sandbox.setLatency(30);
 	const parameters = campaign({ sending: { parallelRequests: 1, messagesPerSecond: 0 } });
 	const run = runGateway(gateway.sandbox, parameters, { items: phones(60), continueOnFail: true });
-	await waitFor(() => gateway.sandbox.requests.length >= 3);
+	await sendingStarted();
 	holdRowBeatAt(Date.now() + 60_000);
 	const output = outputJson(await run);
 	const stopped = output.filter((json) => /the run stopped sending because its hold on the campaign lapsed: another execution took the campaign over$/.test(String(json.error)));
