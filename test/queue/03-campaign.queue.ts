@@ -111,8 +111,12 @@ async function runAgain(wf: Workflow) {
 	);
 }
 
-/** A run right after a worker died: refused (the dead worker's hold is alive for 30 s), nothing sent. */
-async function runAgainRefused(wf: Workflow, prefix: string): Promise<void> {
+/**
+ * A run right after a worker died, or while it stops: refused (the hold is alive for 30 s after the last sign of
+ * life), nothing sent twice. A worker that died sends nothing more, so the gateway got nothing new; a stopping worker
+ * (SIGTERM) goes on sending its own run's messages meanwhile, so only "none twice" can be asked of the gateway.
+ */
+async function runAgainRefused(wf: Workflow, prefix: string, worker: 'died' | 'stopping'): Promise<void> {
 	// Redis may hand a job queued at once to the dead worker's last blocking read (n8n then fails it as stalled).
 	await util.sleep(2000);
 	const before = (await receivedBy(prefix)).size;
@@ -120,7 +124,9 @@ async function runAgainRefused(wf: Workflow, prefix: string): Promise<void> {
 	const refused = await cluster.execution(row.id);
 	expect(refused.status).toBe('error');
 	expect(refused.node('Gateway')!.error?.message).toBe(HELD_ELSEWHERE);
-	expect((await receivedBy(prefix)).size).toBe(before);
+	const received = await receivedBy(prefix);
+	if (worker === 'died') expect(received.size).toBe(before);
+	expect(Math.max(0, ...received.values())).toBeLessThanOrEqual(1);
 }
 
 /** Waits until the hold of a worker that stopped at `diedAt` is stale (its last sign of life was before). */
@@ -161,7 +167,7 @@ test('a worker killed (SIGKILL) mid-campaign; run again: every recipient once, a
 	const sentBeforeKill = (await receivedBy('1')).size;
 	expect(sentBeforeKill).toBeLessThan(COUNT);
 	const restarting = restart(worker);
-	await runAgainRefused(workflows.killed, '1');
+	await runAgainRefused(workflows.killed, '1', 'died');
 	await restarting;
 	await untilStale(killedAt);
 	const result = await runAgainAndCheck(workflows.killed, '1', 20);
@@ -174,7 +180,7 @@ test('a worker stopped (SIGTERM) mid-campaign, past its graceful shutdown; run a
 	await util.sleep(3500);
 	process.kill(-worker.proc.child.pid, 'SIGTERM');
 	// The stopping worker goes on sending up to its graceful shutdown timeout: a run meanwhile is refused.
-	await runAgainRefused(workflows.terminated, '2');
+	await runAgainRefused(workflows.terminated, '2', 'stopping');
 	await util.waitFor(`${worker.label} to exit`, async () => worker.proc?.exited === true, { timeoutMs: 60000, intervalMs: 200 });
 	const exitedAt = Date.now();
 	await restart(worker);
@@ -191,7 +197,7 @@ test("the executions list's Retry of the execution that died runs the workflow f
 	process.kill(-worker.proc.child.pid, 'SIGKILL');
 	const killedAt = Date.now();
 	const restarting = restart(worker);
-	await runAgainRefused(workflows.retried, '3');
+	await runAgainRefused(workflows.retried, '3', 'died');
 	await restarting;
 	const died = await util.waitFor(
 		'the killed execution to be marked ended',
