@@ -24,23 +24,6 @@ import type { LeaseTiming } from './lease';
 const SCOPE = 'node';
 const ENTRIES: ICheckProcessedOptions = { mode: 'entries' };
 
-/** The record calls of each workflow in this process, one after another (the helpers have no lock). */
-const recordQueues = new Map<string, Promise<unknown>>();
-
-function oneAtATime<T>(workflowId: string, call: () => Promise<T>): Promise<T> {
-	const previous = recordQueues.get(workflowId) ?? Promise.resolve();
-	const next = previous.then(call, call);
-	const settled = next.then(
-		() => undefined,
-		() => undefined,
-	);
-	recordQueues.set(workflowId, settled);
-	void settled.then(() => {
-		if (recordQueues.get(workflowId) === settled) recordQueues.delete(workflowId);
-	});
-	return next;
-}
-
 /** An item's key and what its claim found. */
 export interface Claim {
 	entry: CampaignKey;
@@ -54,7 +37,8 @@ export class CampaignRecord {
 	private readonly ledger = new RunLedger();
 	private readonly chunks = new Map<number, Promise<Map<number, Claim | { error: unknown }>>>();
 	private readonly started = new Set<number>();
-	private readonly workflowId: string;
+	/** This run's record calls, one after another (the helpers have no lock; the hold keeps other executions out). */
+	private calls: Promise<unknown> = Promise.resolve();
 	private writes: Promise<void> = Promise.resolve();
 	private startedOver: Promise<void> | undefined;
 	private readonly hold: CampaignHold;
@@ -66,7 +50,6 @@ export class CampaignRecord {
 		private readonly startOver: boolean,
 		timing: LeaseTiming,
 	) {
-		this.workflowId = String(context.getWorkflow().id ?? '');
 		this.hold = new CampaignHold(context, timing);
 	}
 
@@ -131,10 +114,13 @@ export class CampaignRecord {
 
 	/** One write of the record, after the previous ones, while no other execution can have taken the hold over. */
 	private async record<T>(call: () => Promise<T>): Promise<T> {
-		return await oneAtATime(this.workflowId, async () => {
+		const write = async () => {
 			if (!this.hold.writing()) throw new Error("the campaign's hold lapsed: the record is no longer written by this run");
 			return await call();
-		});
+		};
+		const done = this.calls.then(write, write);
+		this.calls = done.catch(() => undefined);
+		return await done;
 	}
 
 	private async claimChunk(start: number): Promise<Map<number, Claim | { error: unknown }>> {
