@@ -17,9 +17,8 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { networkErrorCode } from './attempt';
 import { defaultCountryProblem, judgePhoneId, phoneIdsOfWebhookList } from './credentialChecks';
-import { describeNetworkError, readGatewayError, redact } from './errors';
+import { describeNetworkError, networkErrorCode, readGatewayError, redact } from './errors';
 import { ENDPOINTS } from './spec';
 import { normaliseBaseUrl } from './urls';
 

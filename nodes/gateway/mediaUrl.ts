@@ -8,7 +8,7 @@
  * credentials (`withoutCredentials`).
  */
 
-import { formatByteCount } from './media';
+import { formatByteCount } from './mediaFormat';
 import { MEDIA_FORMATS, type MediaFormat } from './mediaFormat';
 import type { MediaKind } from './spec';
 

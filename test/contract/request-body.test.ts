@@ -24,7 +24,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { isObjectEmpty, NodeConnectionTypes } from 'n8n-workflow';
 
 import { FileBody } from '../../nodes/gateway/blobBody';
-import { createMediaUploadBody } from '../../nodes/gateway/multipart';
+import { createMediaUploadBody } from '../../nodes/gateway/blobBody';
 import { gatewayRequest } from '../../nodes/gateway/transport';
 import { runNode } from '../harness';
 

@@ -96,6 +96,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const logStart = logPosition();
 	const setup = setupOf(options);
 	const { workflow, node } = buildWorkflow(setup);
+	// The node setting, as the editor saves it: the node itself reads it (retryOnFail in n8n's INode).
+	if (options.retryOnFail) Object.assign(node, { retryOnFail: true, maxTries: options.retryOnFail.maxTries });
 	const { additionalData } = buildAdditionalData(setup);
 	const mode = options.mode ?? 'manual';
 

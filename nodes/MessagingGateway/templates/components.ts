@@ -1,9 +1,11 @@
 /**
- * Template components (spec section 2.5): the shapes, building them from the node's fields, reading them from JSON,
- * and merging a partial change into a current template for an edit. Pure logic, no n8n imports.
+ * Templates' content (spec section 2.5): the components' shapes, building them from the node's fields, reading them
+ * from JSON, merging a partial change into a current template for an edit; the numbered placeholders of their texts
+ * (`{{1}}`, `{{2}}`, ...); and the checks of a template's name and category made before anything is sent (an
+ * expression may give any text). Pure logic, no n8n imports.
  */
 
-import { TEMPLATE_COMPONENT_FORMATS } from '../../gateway/spec';
+import { TEMPLATE_CATEGORIES_ACCEPTED, TEMPLATE_COMPONENT_FORMATS, TEMPLATE_NAME_PATTERN } from '../../gateway/spec';
 
 export interface TemplateButton {
 	type: string;
@@ -139,4 +141,104 @@ export function sortComponents(components: TemplateComponent[]): TemplateCompone
 	};
 	// Array.prototype.sort is stable, so components of the same rank keep their order.
 	return [...components].sort((a, b) => rank(a) - rank(b));
+}
+
+// ---- Placeholders ----
+
+/** Anything between double braces; what is inside decides whether it is a valid numbered placeholder. */
+const PLACEHOLDER_PATTERN = /\{\{([^{}]*)\}\}/g;
+
+export interface PlaceholderScan {
+	/** The distinct placeholder numbers, ascending. */
+	numbers: number[];
+	/** Placeholders that are not a positive whole number, as written (for example `{{name}}` or `{{0}}`). */
+	invalid: string[];
+}
+
+export function scanPlaceholders(text: string): PlaceholderScan {
+	const numbers = new Set<number>();
+	const invalid: string[] = [];
+	for (const match of text.matchAll(PLACEHOLDER_PATTERN)) {
+		const inside = match[1].trim();
+		if (/^[1-9]\d*$/.test(inside)) numbers.add(Number(inside));
+		else invalid.push(match[0]);
+	}
+	return { numbers: [...numbers].sort((a, b) => a - b), invalid };
+}
+
+/** The numbers from 1 to the highest one used that the text skips (`{{1}} {{3}}` → [2]). */
+export function missingPlaceholderNumbers(numbers: number[]): number[] {
+	const used = new Set(numbers);
+	const highest = numbers.length ? Math.max(...numbers) : 0;
+	const missing: number[] = [];
+	for (let n = 1; n <= highest; n++) if (!used.has(n)) missing.push(n);
+	return missing;
+}
+
+export function placeholder(n: number): string {
+	return `{{${n}}}`;
+}
+
+/**
+ * The numbers {{1}} to the highest placeholder of a text, gaps included: one example field each, in order (a gap is
+ * refused later by the template check, which names it).
+ */
+export function placeholderSlots(text: string): number[] {
+	const { numbers } = scanPlaceholders(text);
+	const highest = numbers.length ? numbers[numbers.length - 1] : 0;
+	return Array.from({ length: highest }, (_, i) => i + 1);
+}
+
+/**
+ * Numbered placeholders that n8n reads as numbers because the text is an expression: `=Hi {{1}}` gives "Hi 1". The
+ * editor makes a text an expression when one holding {{ }} is pasted into an empty field. A placeholder written
+ * inside an expression block as text (`{{ "Hi {{1}" + "}" }}`) stays a placeholder and is not reported.
+ */
+export function placeholdersReadAsNumbers(raw: unknown): string[] {
+	if (typeof raw !== 'string' || !raw.startsWith('=')) return [];
+	const found: string[] = [];
+	let depth = 0;
+	for (let i = 1; i < raw.length; i++) {
+		if (raw.startsWith('{{', i)) {
+			const bare = depth === 0 ? /^\{\{\s*\d+\s*\}\}/.exec(raw.slice(i)) : null;
+			if (bare) {
+				found.push(bare[0]);
+				i += bare[0].length - 1;
+				continue;
+			}
+			depth++;
+			i++;
+		} else if (depth > 0 && raw.startsWith('}}', i)) {
+			depth--;
+			i++;
+		}
+	}
+	return found;
+}
+
+// ---- Name and category ----
+
+export type Checked<T> = { value: T } | { problem: string };
+
+/** A template name as the network takes it; `Order_Shipped` or `order shipped!` is refused with the rule. */
+export function checkTemplateName(name: string): Checked<string> {
+	if (name === '') return { problem: 'is empty; enter a name of lowercase letters, digits and underscores, e.g. order_shipped' };
+	if (!TEMPLATE_NAME_PATTERN.test(name)) {
+		const suggestion = name
+			.toLowerCase()
+			.replace(/[^a-z0-9]+/g, '_')
+			.replace(/^_+|_+$/g, '');
+		const instead = suggestion && TEMPLATE_NAME_PATTERN.test(suggestion) ? `, e.g. ${suggestion}` : '';
+		return { problem: `"${name}" is not a template name: use only lowercase letters, digits and underscores${instead}` };
+	}
+	return { value: name };
+}
+
+/** A category of spec 2.5 in any letter case, returned in capitals. */
+export function checkTemplateCategory(category: string): Checked<(typeof TEMPLATE_CATEGORIES_ACCEPTED)[number]> {
+	const upper = category.trim().toUpperCase();
+	const known = TEMPLATE_CATEGORIES_ACCEPTED.find((accepted) => accepted === upper);
+	if (known) return { value: known };
+	if (upper === '') return { problem: `is empty; choose one of ${TEMPLATE_CATEGORIES_ACCEPTED.join(', ')}` };
+	return { problem: `"${category}" is not a category of the gateway; use one of ${TEMPLATE_CATEGORIES_ACCEPTED.join(', ')}` };
 }

@@ -3,8 +3,7 @@
  * the template's header text, body text and URL buttons. Lists them so that users need not count placeholders, and
  * builds the message's `components` from the values. Pure logic, no n8n imports.
  */
-import { componentType, type GatewayTemplate } from './components';
-import { placeholder, scanPlaceholders } from './placeholders';
+import { componentType, type GatewayTemplate, placeholder, scanPlaceholders } from './components';
 
 export interface TemplateParameter {
 	/** Stable key of the parameter: `header_1`, `body_2`, `button_0_1` (button position 0, placeholder 1). */

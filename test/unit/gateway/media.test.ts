@@ -6,8 +6,11 @@ import {
 	checkMediaFile,
 	formatByteCount,
 	mediaKindOfFile,
-} from '../../../nodes/gateway/media';
-import { detectMediaFormat, MEDIA_FORMATS, SIGNATURE_BYTES, type MediaFormat } from '../../../nodes/gateway/mediaFormat';
+	detectMediaFormat,
+	MEDIA_FORMATS,
+	SIGNATURE_BYTES,
+	type MediaFormat,
+} from '../../../nodes/gateway/mediaFormat';
 import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../nodes/gateway/spec';
 import { mediaFile, SIGNATURES } from '../../fixtures/media';
 

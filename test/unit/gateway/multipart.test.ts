@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { createMediaUploadBody, MultipartBody } from '../../../nodes/gateway/multipart';
+import { createMediaUploadBody, MultipartBody } from '../../../nodes/gateway/blobBody';
 
 async function bytesOf(body: MultipartBody): Promise<Buffer> {
 	const chunks: Uint8Array[] = [];

@@ -1,4 +1,4 @@
-import { refusalDescription, refusalMessage, refusedFields } from '../../../nodes/gateway/refusals';
+import { refusalDescription, refusalMessage, refusedFields } from '../../../nodes/gateway/networkErrors';
 
 const send = { resource: 'message', operation: 'send' };
 

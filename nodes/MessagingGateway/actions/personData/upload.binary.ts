@@ -33,7 +33,7 @@ import {
 	UploadError,
 	withAccepted,
 } from './upload.errors';
-import { readTextParameter } from '../parameters';
+import { readTextParameter } from '../common';
 import type { Settings } from './upload.fields';
 import { partJson, uploadJson, validationJson } from './upload.results';
 import { earlierPartRecords, rangesText, sendFileOnce, sendParts } from './upload.send';

@@ -8,12 +8,13 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { asNodeError } from '../nodeErrors';
+import { asNodeError } from '../common';
 import { allItems } from './upload.results';
 import { asUploadError, errorJson } from './upload.errors';
 import { readSettings, type Settings } from './upload.fields';
 import { uploadFiles } from './upload.binary';
 import { uploadItems } from './upload.items';
+import { forgetRetryRecord } from '../retryRecord';
 
 export { description } from './upload.fields';
 
@@ -27,6 +28,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 		return [{ json: errorJson(asUploadError(this, error, 'item')), pairedItem: allItems(items.length) }];
 	}
 	const source = this.getNodeParameter('source', 0, 'items') as string;
-	if (source === 'binary') return await uploadFiles.call(this, items, settings);
-	return await uploadItems.call(this, items, settings);
+	const output = source === 'binary' ? await uploadFiles.call(this, items, settings) : await uploadItems.call(this, items, settings);
+	forgetRetryRecord(this, output);
+	return output;
 }

@@ -10,7 +10,8 @@ import { hasUnknownOutcome, markUnknownOutcome } from '../../../gateway/errors';
 import { gatewayRequest } from '../../../gateway/transport';
 import { type PartPlan, type PartRecords, PersonPartBody, type PlannedPart } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { recordScopeOf, replayedFailure, RetrySafeRequests, type UncertainFailure, uncertainFailureOf } from '../retrySafe';
+import { replayedFailure, RetryRecord, type UncertainFailure, uncertainFailureOf } from '../retryRecord';
+import { asNodeError } from '../common';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -33,8 +34,8 @@ export async function sendFile(
 		method: 'POST',
 		body,
 		contentType: PERSON_FILE_FORMATS[settings.format].contentType,
-		retryOn429: false,
 		itemIndex,
+		timeoutMs: settings.timeoutMs,
 	});
 	const answer = response.body.response as IDataObject | undefined;
 	// The file id is what the user follows the processing by: an answer without one is not a success.
@@ -58,13 +59,14 @@ export async function sendFile(
 
 // ---- Retry On Fail ----
 
-/**
- * Whole files that the gateway accepted or may have accepted, per run (retrySafe.ts): when n8n's Retry On Fail runs
- * the node again, such a file is not uploaded again and its earlier answer (or error) is used. Key: `file <item>`.
- */
-const uploadRecord = new RetrySafeRequests<UploadResponse>();
+/** What a try of this node run left of a whole file: its answer, or the error of an upload that may have arrived. */
+type FileTry = { accepted: true; response: UploadResponse } | { accepted: false; failure: UncertainFailure };
 
-/** A whole file sent as it is, once per run: a retry reuses the answer (the caller still reads the file to check it). */
+/**
+ * A whole file sent as it is, once per node run (retryRecord.ts): when n8n's Retry On Fail runs the node again, a file
+ * the gateway accepted or may have accepted is not uploaded again; its answer (or error) is used. Key: `file <item>`.
+ * The caller still reads the file to check it.
+ */
 export async function sendFileOnce(
 	this: IExecuteFunctions,
 	key: string,
@@ -72,10 +74,18 @@ export async function sendFileOnce(
 	settings: Settings,
 	itemIndex: number,
 ): Promise<UploadResponse> {
-	const scope = recordScopeOf(this);
-	const earlier = uploadRecord.earlier(this, scope, key, itemIndex);
-	if (earlier) return earlier;
-	return await uploadRecord.send(this, scope, key, itemIndex, async () => await sendFile.call(this, await open(), settings, itemIndex));
+	const files = new RetryRecord<FileTry>(this, 'personFiles');
+	const earlier = files.get(key);
+	if (earlier?.accepted) return { ...earlier.response };
+	if (earlier) throw replayedFailure(this, earlier.failure, itemIndex);
+	try {
+		const response = await sendFile.call(this, await open(), settings, itemIndex);
+		files.set(key, { accepted: true, response: { ...response } });
+		return response;
+	} catch (error) {
+		if (hasUnknownOutcome(error)) files.set(key, { accepted: false, failure: uncertainFailureOf(error as NodeApiError) });
+		throw asNodeError(this.getNode(), error, itemIndex);
+	}
 }
 
 export interface SentPart {
@@ -101,17 +111,11 @@ type PartTry = { records: number } & (
 	| { outcome: 'notSent' }
 );
 
-/**
- * The parts of each run, by `<recordKey> part <n>`. Scoped like the sent record (sentRecord.ts): by the engine's
- * object for the node run, held weakly, so it lives exactly as long as the run's retries can.
- */
-const partTries = new WeakMap<object, Map<string, PartTry>>();
-
 const partKey = (recordKey: string, partIndex: number) => `${recordKey} part ${partIndex}`;
 
 /** For the planning pass: how many records each part of the file `recordKey` held on an earlier try of this run. */
 export function earlierPartRecords(this: IExecuteFunctions, recordKey: string): (partIndex: number) => number | undefined {
-	const tries = triesOf(recordScopeOf(this));
+	const tries = new RetryRecord<PartTry>(this, 'personParts');
 	return (partIndex) => tries.get(partKey(recordKey, partIndex))?.records;
 }
 
@@ -132,7 +136,8 @@ export async function sendParts(
 	const format = PERSON_FILE_FORMATS[settings.format];
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
-	const tries = triesOf(recordScopeOf(this));
+	// The parts of this node run's tries, by `<recordKey> part <n>` (retryRecord.ts).
+	const tries = new RetryRecord<PartTry>(this, 'personParts');
 	for (const part of plan.parts) {
 		const key = partKey(options.recordKey, part.index);
 		const earlier = tries.get(key);
@@ -160,16 +165,6 @@ export async function sendParts(
 		}
 	}
 	return { sent, failed };
-}
-
-function triesOf(scope: object | undefined): Map<string, PartTry> {
-	if (!scope) return new Map();
-	let tries = partTries.get(scope);
-	if (!tries) {
-		tries = new Map();
-		partTries.set(scope, tries);
-	}
-	return tries;
 }
 
 /** A failed part's try: unknown when the part may have arrived (errors.ts), else not sent. */

@@ -7,7 +7,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { acceptedFormatsOf } from '../../../../gateway/media';
+import { acceptedFormatsOf } from '../../../../gateway/mediaFormat';
+
+export { isMediaKind } from '../../../../gateway/mediaFormat';
 import { readMediaUrl } from '../../../../gateway/mediaUrl';
 import { CAPTIONED_MEDIA_KINDS, MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../../gateway/spec';
 import {
@@ -124,9 +126,6 @@ export interface MediaInput {
 	filename: string;
 }
 
-export function isMediaKind(value: unknown): value is MediaKind {
-	return (MEDIA_KINDS as readonly unknown[]).includes(value);
-}
 
 export function readMediaInput(kind: MediaKind, params: MediaParams): MediaInput {
 	const isDocument = kind === 'document';

@@ -10,8 +10,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkTemplateName } from '../../../../gateway/checks';
-import { TEMPLATE_ID_PARAMETER, templateParametersField } from '../../../methods/templateParameters';
+import { checkTemplateName } from '../../../templates/components';
 import { buildMessageComponents, parametersFromIds } from '../../../templates/parameters';
 
 import {
@@ -23,6 +22,39 @@ import {
 	requiredText,
 	showForMessageTypes,
 } from './common';
+
+/** The node parameter that carries the template ID (methods/templateParameters.ts lists its placeholders from it). */
+export const TEMPLATE_ID_PARAMETER = 'templateId';
+
+/**
+ * A ready resource-mapper field for a template message. Its value is `{ value: { body_1: '…', … } }`; build the
+ * message components with `buildMessageComponents(parametersFromIds(Object.keys(value)), value)`.
+ */
+function templateParametersField(
+	name: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Template Parameters',
+		name,
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: [TEMPLATE_ID_PARAMETER],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateParameterFields',
+				mode: 'add',
+				fieldWords: { singular: 'parameter', plural: 'parameters' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+			},
+		},
+		displayOptions,
+	};
+}
 
 const show = showForMessageTypes(['template']);
 

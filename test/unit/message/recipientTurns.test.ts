@@ -1,8 +1,8 @@
 /**
- * Recipient turns: messages to one recipient one after another in the order their items claimed, others free, a
+ * Recipient turns: messages to one recipient one after another in the order their items took their turn, others free, a
  * failure reported to later messages of the same recipient, and nothing held once every item is done.
  */
-import { RecipientTurns } from '../../nodes/MessagingGateway/actions/recipientTurns';
+import { RecipientTurns } from '../../../nodes/MessagingGateway/actions/message/schedule';
 
 /** Whether a promise has settled, after letting pending callbacks run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -13,11 +13,11 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 }
 
 describe('RecipientTurns', () => {
-	it('a turn is ready when every earlier claim of the same recipient is done, not before', async () => {
+	it('a turn is ready when every earlier turn of the same recipient is done, not before', async () => {
 		const turns = new RecipientTurns();
-		const first = turns.claim('A');
-		const second = turns.claim('A');
-		const third = turns.claim('A');
+		const first = turns.take('A');
+		const second = turns.take('A');
+		const third = turns.take('A');
 		expect(await settled(first.ready)).toBe(true);
 		expect(await settled(second.ready)).toBe(false);
 		first.done(false);
@@ -29,15 +29,15 @@ describe('RecipientTurns', () => {
 
 	it('other recipients do not wait', async () => {
 		const turns = new RecipientTurns();
-		turns.claim('A');
-		expect(await settled(turns.claim('B').ready)).toBe(true);
+		turns.take('A');
+		expect(await settled(turns.take('B').ready)).toBe(true);
 	});
 
 	it('an item done before the one ahead of it (it failed early) still keeps the later ones waiting for that one', async () => {
 		const turns = new RecipientTurns();
-		const first = turns.claim('A');
-		const second = turns.claim('A');
-		const third = turns.claim('A');
+		const first = turns.take('A');
+		const second = turns.take('A');
+		const third = turns.take('A');
 		second.done(true);
 		expect(await settled(third.ready)).toBe(false);
 		first.done(false);
@@ -46,19 +46,19 @@ describe('RecipientTurns', () => {
 
 	it('a failure is reported to the later messages of the recipient, and to no other recipient', async () => {
 		const turns = new RecipientTurns();
-		const failed = turns.claim('A');
-		const other = turns.claim('B');
-		const later = turns.claim('A');
+		const failed = turns.take('A');
+		const other = turns.take('B');
+		const later = turns.take('A');
 		failed.done(true);
 		later.done(false);
 		expect(await later.ready).toBe(true);
 		other.done(false);
-		expect(await turns.claim('B').ready).toBe(false);
+		expect(await turns.take('B').ready).toBe(false);
 	});
 
 	it('holds nothing once every claim is done', async () => {
 		const turns = new RecipientTurns();
-		const claims = ['A', 'B', 'A', 'C'].map((recipient) => turns.claim(recipient));
+		const claims = ['A', 'B', 'A', 'C'].map((recipient) => turns.take(recipient));
 		expect(turns.size).toBe(3);
 		for (const claim of claims) claim.done(false);
 		await settled(Promise.resolve());

@@ -1,22 +1,9 @@
 /**
  * The Sending options of the message operations, one group for the pace of a run: parallel requests, messages per
- * second, a minimum interval per recipient, batches with a pause between them (read by batching.ts), and the timeout
- * of each request. The run they set up is run.ts.
+ * second, a minimum interval per recipient, batches with an interval between them, and the timeout of each request.
+ * The run reads them (run.ts, readSending); their defaults are run.ts's SENDING_DEFAULTS and BATCHING_DEFAULTS.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-
-export interface SendingSettings {
-	parallel: number;
-	perSecond: number;
-	perRecipientMs: number;
-	timeoutMs: number;
-}
-
-/**
- * Defaults: 80 messages per second is the network's default tier per business phone; 20 parallel requests reach it
- * with a gateway up to 250 ms away (20 / 0.25 s = 80/s) while holding few connections; 60 s per request.
- */
-export const SENDING_DEFAULTS: SendingSettings = { parallel: 20, perSecond: 80, perRecipientMs: 0, timeoutMs: 60_000 };
+import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * The pacing options apply to many items in one run; the AI-tool variant sends one message per call (the agent's
@@ -40,7 +27,7 @@ export const sendingField: INodeProperties = {
 			name: 'batchInterval',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 1000, // BATCHING_DEFAULTS.intervalMs (the lint rule wants a literal; a test keeps them equal)
+			default: 1000, // BATCHING_DEFAULTS.intervalMs in run.ts (the lint rule wants a literal; a test keeps them equal)
 			description:
 				'Pause after each batch, in milliseconds. Adding this or Items per Batch sends in batches: 50 items, then 1000 ms, unless changed.',
 			displayOptions: NOT_IN_TOOL,
@@ -52,7 +39,7 @@ export const sendingField: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0, // SENDING_DEFAULTS.perRecipientMs
 			description:
-				'Least time between two messages to the same number, for the network\'s limit per recipient (pair rate). 0 for none.',
+				'Least time between two messages to the same number. The network allows about one message every 6 seconds to one person (its pair rate); when it answers that a number was messaged too often, the node waits and sends again. 0 for none.',
 			displayOptions: NOT_IN_TOOL,
 		},
 		{
@@ -72,7 +59,7 @@ export const sendingField: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 80, // SENDING_DEFAULTS.perSecond (the lint rule wants a literal; a test keeps them equal)
 			description:
-				'Most requests started in any second. The network allows 80 per business phone by default (higher tiers allow more). 0 for no cap.',
+				'Most requests started in any second. The network allows 80 per business phone number by default (up to 1,000 on higher tiers, 20 for a number also used in the WhatsApp Business app); when it answers that the limit was reached, the run slows down and sends again. 0 for no cap.',
 			displayOptions: NOT_IN_TOOL,
 		},
 		{
@@ -96,17 +83,3 @@ export const sendingField: INodeProperties = {
 		},
 	],
 };
-
-export function readSending(this: IExecuteFunctions): SendingSettings {
-	const options = this.getNodeParameter('sending', 0, {}) as IDataObject;
-	const number = (value: unknown, fallback: number, min: number) => {
-		const parsed = Number(value ?? fallback);
-		return Number.isFinite(parsed) && parsed >= min ? parsed : fallback;
-	};
-	return {
-		parallel: Math.floor(number(options.parallelRequests, SENDING_DEFAULTS.parallel, 1)),
-		perSecond: number(options.messagesPerSecond, SENDING_DEFAULTS.perSecond, 0),
-		perRecipientMs: number(options.recipientIntervalMs, SENDING_DEFAULTS.perRecipientMs, 0),
-		timeoutMs: number(options.timeout, SENDING_DEFAULTS.timeoutMs / 1000, 0.001) * 1000,
-	};
-}

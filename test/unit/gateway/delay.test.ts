@@ -1,13 +1,12 @@
 /**
- * The nodes' one timer (gateway/pause.ts): n8n-workflow's abortable sleep of the host's version, found by what the
+ * The nodes' one timer (gateway/delay.ts): n8n-workflow's abortable sleep of the host's version, found by what the
  * version exports. A wait ends when its time elapses or at once when its signal aborts, never rejects, and leaves no
  * timer and no listener behind.
  */
 import { getEventListeners } from 'node:events';
 import * as workflow from 'n8n-workflow';
 
-import { Cancellation } from '../../../nodes/gateway/connection';
-import { abortableSleepOf, pause, waitAtMost, type AbortableSleep } from '../../../nodes/gateway/pause';
+import { abortableSleepOf, delay, wait, waitAtMost, type AbortableSleep } from '../../../nodes/gateway/delay';
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
@@ -44,10 +43,10 @@ describe('the sleep of the host n8n-workflow', () => {
 describe.each([
 	['the installed n8n-workflow', undefined],
 	['n8n-workflow 2.0.x (sleepWithAbort)', sleepWithAbortOf2_0],
-] as const)('pause on %s', (_name, sleep) => {
+] as const)('delay on %s', (_name, sleep) => {
 	it('waits the time and says it elapsed', async () => {
 		const started = Date.now();
-		expect(await pause(120, new AbortController().signal, sleep)).toBe(true);
+		expect(await delay(120, new AbortController().signal, sleep)).toBe(true);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(115);
 	});
 
@@ -55,7 +54,7 @@ describe.each([
 		const before = timers();
 		const wait = new AbortController();
 		const started = Date.now();
-		const waiting = pause(60_000, wait.signal, sleep);
+		const waiting = delay(60_000, wait.signal, sleep);
 		setTimeout(() => wait.abort(), 30);
 		expect(await waiting).toBe(false);
 		expect(Date.now() - started).toBeLessThan(200);
@@ -67,30 +66,27 @@ describe.each([
 		const wait = new AbortController();
 		wait.abort();
 		const started = Date.now();
-		expect(await pause(60_000, wait.signal, sleep)).toBe(false);
+		expect(await delay(60_000, wait.signal, sleep)).toBe(false);
 		expect(Date.now() - started).toBeLessThan(50);
 	});
 });
 
-describe("a run's wait (Cancellation.wait)", () => {
-	it("ends at once when the execution is cancelled and leaves one listener on n8n's signal, its own", async () => {
+describe("a run's wait on the execution's cancel signal (wait)", () => {
+	it("ends at once when the execution is cancelled, and takes its listener off n8n's signal when it ends", async () => {
 		const execution = new AbortController();
-		const cancel = new Cancellation(execution.signal);
-		const waits = Promise.all([cancel.wait(60_000), cancel.wait(60_000), cancel.wait(60_000)]);
-		expect(getEventListeners(execution.signal, 'abort')).toHaveLength(1);
+		const waits = Promise.all([wait(60_000, execution.signal), wait(60_000, execution.signal), wait(60_000, execution.signal)]);
+		expect(getEventListeners(execution.signal, 'abort')).toHaveLength(3);
 		const started = Date.now();
 		setTimeout(() => execution.abort(), 20);
 		expect(await waits).toEqual([false, false, false]);
 		expect(Date.now() - started).toBeLessThan(200);
-		expect(cancel.size).toBe(0);
-		expect(await cancel.wait(60_000)).toBe(false);
+		expect(await wait(60_000, execution.signal)).toBe(false);
 	});
 
-	it('elapses when nothing cancels it and unsubscribes', async () => {
-		const cancel = new Cancellation(new AbortController().signal);
-		expect(await cancel.wait(50)).toBe(true);
-		expect(cancel.size).toBe(0);
-		cancel.close();
+	it('elapses when nothing cancels it, and leaves no listener', async () => {
+		const execution = new AbortController();
+		expect(await wait(50, execution.signal)).toBe(true);
+		expect(getEventListeners(execution.signal, 'abort')).toHaveLength(0);
 	});
 });
 
