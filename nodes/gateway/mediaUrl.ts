@@ -1,6 +1,6 @@
 /**
  * Media given as a URL (docs/gateway.md: the node downloads it and uploads it, so the message still carries a media
- * id). Pure: no n8n imports. The download itself is in actions/media/mediaFromUrl.ts; what is decided about the
+ * id). Pure: no n8n imports. The download itself is in actions/media/uploadMedia.ts; what is decided about the
  * answer, the words of its failures, and the byte limit while it streams, are here and tested directly.
  *
  * A URL may carry a user and password (`https://user:secret@host/f.jpg`) or a token in its query: no text the node

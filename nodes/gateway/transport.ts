@@ -147,11 +147,16 @@ export async function gatewayRequest(
 			return await request.call(this, connection, gatewayRequest);
 		} catch (error) {
 			const waitSeconds = rateLimitWait(error, gatewayRequest, attempt);
-			if (waitSeconds === undefined) throw error;
-			this.logger.debug(`Gateway rate limit on ${ENDPOINTS[gatewayRequest.endpoint].path}; retrying in ${waitSeconds} s`);
-			if (!(await wait(waitSeconds * 1000, connection.signal))) throw error;
+			if (waitSeconds === undefined || !(await wait(waitSeconds * 1000, connection.signal))) throw nodeErrorOf(this, error);
+			this.logger.debug(`Gateway rate limit on ${ENDPOINTS[gatewayRequest.endpoint].path}; retried after ${waitSeconds} s`);
 		}
 	}
+}
+
+/** An error as n8n's own: request() throws only those; anything else is wrapped. */
+function nodeErrorOf(context: GatewayContext, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error instanceof Error ? error : new Error(String(error)));
 }
 
 /** Seconds to wait before trying a 429 again; undefined when it is not a 429 to wait out. */

@@ -19,7 +19,7 @@ import { isObject } from './check';
 import { ROUTE_NAMES, type RouteName } from './routes';
 import type { FailureMode, SandboxGateway } from './server';
 
-const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json', 'hang', 'trickle', 'truncated-json', 'empty-200', 'no-ids', '502-after-accept', '504-after-accept', 'drop-after-accept', 'stop-reading', 'key-refused', 'account-locked'];
+const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json', 'hang', 'trickle', 'truncated-json', 'empty-200', 'no-ids', '502-after-accept', '504-after-accept', 'drop-after-accept', 'stop-reading', 'key-refused', 'account-locked', 'undeliverable'];
 
 export async function handleControl(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const action = `${req.method} ${url.pathname}`;

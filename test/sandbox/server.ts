@@ -84,7 +84,8 @@ export type Latency = number | ((request: RecordedRequest) => number);
  * byte per `trickleMs` and never completes; `truncated-json`, `empty-200`, `no-ids`: a 200 whose body is cut short,
  * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway); `stop-reading`:
  * the body is not read (after its first bytes) and no answer comes, as a gateway that stalls in the middle of an upload.
- * `key-refused`: 401, the API key refused (revoked since the run began); `account-locked`: 400 with the network's
+ * `undeliverable`: 400 with the network's 131026 (a refusal of this message's recipient); `key-refused`: 401, the API key
+ * refused (revoked since the run began); `account-locked`: 400 with the network's
  * code 131031 (the business account locked): refusals that every further message of the run would get.
  */
 export type FailureMode =
@@ -100,7 +101,8 @@ export type FailureMode =
 	| AfterAcceptFailure
 	| 'stop-reading'
 	| 'key-refused'
-	| 'account-locked';
+	| 'account-locked'
+	| 'undeliverable';
 
 /**
  * Faults of a proxy in front of a gateway that took the request: the request is handled (a message is recorded as
@@ -506,6 +508,9 @@ export class SandboxGateway implements Sandbox {
 		}
 		if (failure.mode === 'account-locked') {
 			return this.send(res, record, 400, errorBody('(#131031) Business Account locked', 'OAuthException', 131031));
+		}
+		if (failure.mode === 'undeliverable') {
+			return this.send(res, record, 400, errorBody('(#131026) Message undeliverable', 'OAuthException', 131026));
 		}
 		if (failure.mode === '429') {
 			const body = errorBody('(#130429) Rate limit hit: injected by the sandbox', 'OAuthException', 130429);

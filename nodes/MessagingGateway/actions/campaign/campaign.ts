@@ -16,8 +16,6 @@ import {
 	CLAIM_CHUNK,
 	type CampaignEntry,
 	type ItemOutcome,
-	marks,
-	otherMode,
 	type RecordMode,
 	RunRecord,
 	type SkipReason,
@@ -169,6 +167,13 @@ export class Campaign {
 		if (!this.record.entryOf(itemIndex)) return { send: true };
 		await (this.opened ??= this.openRecord());
 		if (this.refusal) throw this.refusedError(itemIndex, this.refusal);
+		if (this.record.keptOtherWay(itemIndex)) {
+			const mode = this.record.mode === 'wholeList' ? 'Part of the Campaign' : 'The Whole List';
+			throw this.refusedError(itemIndex, {
+				message: `Not sent: campaign "${this.record.entryOf(itemIndex)?.campaign}" was sent with Campaign > Input: ${mode}`,
+				description: "A campaign's record is kept one way; the other cannot tell what it sent. Set Input back, or use a new Campaign Name. Nothing was sent.",
+			});
+		}
 		let skip = this.record.skipOf(itemIndex);
 		if (skip === undefined) {
 			const start = Math.floor((this.position.get(itemIndex) as number) / CLAIM_CHUNK) * CLAIM_CHUNK;
@@ -196,7 +201,8 @@ export class Campaign {
 
 	/** How a claimed item's message ended (record.ts ItemOutcome); the marks are written with the next claims, or now. */
 	ended(itemIndex: number, outcome: ItemOutcome): void {
-		if (this.record.ended(itemIndex, outcome)) void this.write(this.record.pendingWrite(false)).catch(() => undefined);
+		// A write that fails here leaves its marks pending: the next write carries them.
+		if (this.record.ended(itemIndex, outcome)) void this.write(this.record.pendingWrite(false));
 	}
 
 	/**
@@ -208,26 +214,23 @@ export class Campaign {
 			await this.opened?.catch(() => undefined);
 			await Promise.allSettled(this.chunks.values());
 			if (this.refusal || !this.opened) return this.problems;
+			this.record.freeUnended();
 			// Marks, then the seals they complete, then the removals the seals allow: a few writes at most.
 			for (let round = 0; round < 4; round++) {
 				const write = this.record.pendingWrite(true);
 				if (write.record.length === 0 && write.remove.length === 0) break;
-				try {
-					await this.write(write);
-				} catch (error) {
+				const error = await this.write(write);
+				if (error) {
 					this.problems.push(
-						`The campaign record's last marks could not be written to n8n's database (${(error as Error).message}): the messages this run sent since its last write are answered maybeSent by a run again; none is sent twice.`,
+						`The campaign record's last marks could not be written to n8n's database (${error.message}): the messages this run sent since its last write are answered maybeSent by a run again; none is sent twice.`,
 					);
 					break;
 				}
 			}
 			for (const completion of this.problems.length ? [] : this.record.completions()) {
-				try {
-					await this.write(completion.add);
-					await this.write(completion.remove);
-				} catch (error) {
-					this.context.logger.warn(`Messaging Gateway: campaign "${completion.campaign}" could not be marked completed: ${(error as Error).message}`);
-				}
+				// Not a problem of the run: an uncompleted campaign keeps its sealed parts, and a run again reads them.
+				const error = (await this.write(completion.add)) ?? (await this.write(completion.remove));
+				if (error) this.context.logger.warn(`Messaging Gateway: campaign "${completion.campaign}" could not be marked completed: ${error.message}`);
 			}
 			return this.problems;
 		} finally {
@@ -235,27 +238,15 @@ export class Campaign {
 		}
 	}
 
-	/** The lock, the node's record mode, the campaigns' marks, and the seals a run again reads, before any claim. */
+	/** The lock, the campaigns' marks (kept this run's way), and the seals a run again reads, before any claim. */
 	private async openRecord(): Promise<void> {
 		this.refusal = await this.lock.take();
 		if (this.refusal) return;
-		const mode = this.record.mode;
 		try {
-			const opening = await this.call('record', [marks.mode(mode), ...(mode === 'wholeList' ? this.record.opening() : [])]);
-			this.record.openingAnswer(opening);
-			// A node's first run of a mode: its record must not hold campaigns kept the other way.
-			if (opening.has(marks.mode(mode))) {
-				const other = marks.mode(otherMode(mode));
-				const probe = await this.call('record', [other]);
-				await this.call('remove', probe.has(other) ? [other] : [marks.mode(mode)]);
-				if (!probe.has(other)) {
-					this.refusal = {
-						message: `Not sent: this Send node's campaign record is kept the other way (Campaign > Input: ${mode === 'wholeList' ? 'Part of the Campaign' : 'The Whole List'})`,
-						description:
-							'A record kept one way cannot tell what the other way sent. Set Input back, or send from a new Send node (a copy has a new, empty record). Nothing was sent.',
-					};
-					return;
-				}
+			const others = this.record.openingAnswer(await this.call('record', this.record.opening()));
+			if (others.length) {
+				const { remove } = this.record.otherWayAnswer(others, await this.call('record', others));
+				if (remove.length) await this.call('remove', remove);
 			}
 			for (const read of this.record.reads()) {
 				read.firstAnswer(await this.call('record', read.first()));
@@ -287,16 +278,17 @@ export class Campaign {
 		if (added.length) await this.call('remove', added);
 	}
 
-	/** A write of marks and removals; its marks count as written once it is. */
-	private async write(write: Write): Promise<void> {
+	/** A write of marks and removals; its marks count as written once it is. Undefined when written, else the error. */
+	private async write(write: Write): Promise<Error | undefined> {
 		try {
 			if (write.record.length) await this.call('record', write.record);
 			if (write.remove.length) await this.call('remove', write.remove);
 		} catch (error) {
 			this.record.writeFailed(write);
-			throw error;
+			return error instanceof Error ? error : new Error(String(error));
 		}
 		this.record.written(write);
+		return undefined;
 	}
 
 	/** One call of n8n's helpers, after the previous ones, while no other execution can have taken the lock over. */

@@ -11,8 +11,8 @@
  *   died: it is taken over, below); else the holder is alive and the taker waits, asking again every POLL, up to
  *   WAIT. A refused call writes no stamp above `now - STALE + GRACE`, so waiters delay a dead holder's takeover by
  *   GRACE at most;
- * - take over: delete the row, wait SETTLE, take; then wait BEAT + 1 s and beat once more before anything else, so
- *   that a second taker whose late delete removed our row is found (below) before either writes a record;
+ * - take over: delete the row, wait SETTLE, take; then, beating, wait BEAT + SETTLE before anything else, so that a
+ *   second taker whose late delete removed our row is found (below) before either writes a record;
  * - the holder beats (writes [last + 1, now]) at once, then every BEAT. If `last + 1` is not new, a larger stamp is
  *   stored: another execution holds the row (it took over): the lock is lost, for good. It sends only while its last
  *   beat is under LEASE old, and writes the record only while under STALE - BEAT old (a stamp may lose one beat to a
@@ -102,7 +102,10 @@ export class CampaignLock {
 		for (;;) {
 			const verdict = await this.tryTake();
 			if (typeof verdict === 'object') return verdict;
-			if (verdict === 'ours') return await this.hold(false);
+			if (verdict === 'ours') {
+				const held = await this.hold(false);
+				if (held !== 'alive') return held;
+			}
 			if (verdict === 'stale') {
 				const takenOver = await this.takeOver();
 				if (takenOver !== 'alive') return takenOver;
@@ -173,23 +176,25 @@ export class CampaignLock {
 		return verdict === 'ours' ? await this.hold(true) : 'alive';
 	}
 
-	/** The row is ours: beat at once; after a takeover, beat again a beat later to find a second taker before anything else. */
-	private async hold(tookOver: boolean): Promise<LockRefusal | undefined> {
+	/**
+	 * The row is ours: beat at once, then every BEAT. After a takeover the lock is used only once a beat later than
+	 * BEAT + SETTLE found no other holder: a second taker whose late delete removed our row is found before either
+	 * writes a record.
+	 */
+	private async hold(tookOver: boolean): Promise<LockRefusal | undefined | 'alive'> {
 		this.inserted = true;
 		this.state = 'held';
+		this.lastBeat = undefined;
 		const firstBeat = await this.beat();
 		if (firstBeat) return notTaken(firstBeat.message);
-		if (tookOver && this.state === 'held') {
-			await delay(this.timing.beatMs + 1000, this.ended.signal);
-			const confirm = await this.beat();
-			if (confirm) return notTaken(confirm.message);
-		}
-		if (this.state !== 'held') {
-			this.inserted = false;
-			return heldElsewhere(this.timing);
-		}
 		this.beating = this.beatUntilEnd();
-		return undefined;
+		if (tookOver) await delay(this.timing.beatMs + this.timing.settleMs, this.ended.signal);
+		this.checkLapse();
+		if (this.state === 'held') return undefined;
+		// Another execution holds it after all: wait for it as for any holder.
+		await this.beating;
+		this.inserted = false;
+		return 'alive';
 	}
 
 	private async tryTake(): Promise<'ours' | 'stale' | 'alive' | LockRefusal> {

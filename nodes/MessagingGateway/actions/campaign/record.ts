@@ -55,7 +55,8 @@ const PREFIX = 'mg-campaign:2:';
 const mark = (kind: string, ...fields: Array<string | number>) => `${PREFIX}${kind}:${JSON.stringify(fields)}`;
 
 export const marks = {
-	campaign: (campaign: string) => mark('campaign', campaign),
+	/** The campaign has a record, kept this way (Campaign > Input). */
+	campaign: (campaign: string, mode: RecordMode) => mark('campaign', campaign, mode),
 	claim: (campaign: string, key: string) => mark('claim', campaign, key),
 	sent: (campaign: string, key: string) => mark('sent', campaign, key),
 	refused: (campaign: string, key: string) => mark('refused', campaign, key),
@@ -63,14 +64,13 @@ export const marks = {
 	seal: (campaign: string, part: number, keys: readonly string[], failed: readonly string[]) =>
 		mark('seal', campaign, part, hashOf([...keys].sort(), [...failed].sort())),
 	completed: (campaign: string) => mark('completed', campaign),
-	done: (campaign: string, keys: readonly string[]) => mark('done', campaign, hashOf([...keys].sort())),
+	/** A completed campaign's list; `allSent` when every message of it was accepted (a run again says alreadySent). */
+	done: (campaign: string, keys: readonly string[], allSent: boolean) => mark('done', campaign, hashOf([...keys].sort()), allSent ? 'allSent' : 'some failed'),
 	/** Present while a run reads the campaign's sealed parts: a crash in between leaves it, and later runs trust no seal. */
 	reading: (campaign: string) => mark('reading', campaign),
-	/** The way this Send node's record remembers keys (written by its first run of each mode). */
-	mode: (mode: RecordMode) => mark('mode', mode),
 };
 
-/** The other way of remembering keys: a node's record is kept one way (campaign.ts checks it on a node's first run of a mode). */
+/** The other way of remembering keys: a campaign's record is kept one way (`opening` checks it). */
 export function otherMode(mode: RecordMode): RecordMode {
 	return mode === 'wholeList' ? 'someMessages' : 'wholeList';
 }
@@ -162,7 +162,7 @@ export class RunRecord {
 	private readonly byItem = new Map<number, KeyState | { sameKeyAs: number }>();
 	private readonly parts: PartState[] = [];
 	/** Campaigns of the run: whether the record had one of that name before (a run again), and could read its seals. */
-	private readonly campaigns = new Map<string, { existing: boolean; unreadable: boolean; keys: KeyState[] }>();
+	private readonly campaigns = new Map<string, { existing: boolean; unreadable: boolean; keptOtherWay?: boolean; keys: KeyState[] }>();
 	/** Marks to write (with the next claims, or alone), and the key each belongs to. */
 	private pendingMarks = new Map<string, KeyState>();
 	/** Seal marks to write, and their part. */
@@ -212,13 +212,55 @@ export class RunRecord {
 		this.order.push(...sameKey);
 	}
 
-	/** The run's first write with The Whole List: the campaigns' marks (a new one: no seal of it to read). */
+	/**
+	 * The run's first write: each campaign's mark, kept this run's way. A new one has no seal to read; but a campaign
+	 * kept the other way before cannot be read this way (its seals would look like free keys): `otherWay` asks.
+	 */
 	opening(): string[] {
-		return [...this.campaigns.keys()].map((campaign) => marks.campaign(campaign));
+		return [...this.campaigns.keys()].map((campaign) => marks.campaign(campaign, this.mode));
 	}
 
-	openingAnswer(fresh: ReadonlySet<string>): void {
-		for (const [campaign, state] of this.campaigns) state.existing = !fresh.has(marks.campaign(campaign));
+	/** The campaigns that are new this way, whose other way's mark is asked next. */
+	openingAnswer(fresh: ReadonlySet<string>): string[] {
+		const others: string[] = [];
+		for (const [campaign, state] of this.campaigns) {
+			state.existing = !fresh.has(marks.campaign(campaign, this.mode));
+			if (!state.existing) others.push(marks.campaign(campaign, otherMode(this.mode)));
+		}
+		return others;
+	}
+
+	/**
+	 * Which campaigns were kept the other way (their items are not sent: the run's error says so); the marks that
+	 * were added only by asking, and this run's own mark of those campaigns, are to be removed.
+	 */
+	otherWayAnswer(asked: readonly string[], fresh: ReadonlySet<string>): { keptOtherWay: string[]; remove: string[] } {
+		const keptOtherWay: string[] = [];
+		const remove: string[] = [];
+		for (const [campaign, state] of this.campaigns) {
+			const other = marks.campaign(campaign, otherMode(this.mode));
+			if (!asked.includes(other)) continue;
+			if (fresh.has(other)) remove.push(other);
+			else {
+				keptOtherWay.push(campaign);
+				state.keptOtherWay = true;
+				remove.push(marks.campaign(campaign, this.mode));
+			}
+		}
+		return { keptOtherWay, remove };
+	}
+
+	/** Whether the item's campaign was kept the other way (its items are refused). */
+	keptOtherWay(itemIndex: number): boolean {
+		const entry = this.entryOf(itemIndex);
+		return entry !== undefined && this.campaigns.get(entry.campaign)?.keptOtherWay === true;
+	}
+
+	/** At the run's end: keys claimed for items that never started (the run stopped or was canceled) are free again. */
+	freeUnended(): void {
+		for (const campaign of this.campaigns.values()) {
+			for (const state of campaign.keys) if (state.claimed && !state.outcome) this.ended(state.item, 'free');
+		}
 	}
 
 	/** With The Whole List, a run again reads the seals of its parts (Read), batch after batch, before anything is sent. */
@@ -374,7 +416,7 @@ export class RunRecord {
 		for (const [campaign, state] of this.campaigns) {
 			const parts = this.parts.filter((partState) => partState.campaign === campaign);
 			const finished = parts.every((partState) => partState.sealedNow || partState.sealedBefore?.seal);
-			if (!finished || state.unreadable || state.keys.some((key) => key.skip === 'completed')) continue;
+			if (!finished || state.unreadable || state.keys.some((key) => key.skip === 'completed' || (key.skip && !key.outcome))) continue;
 			const remove: string[] = [];
 			for (const partState of parts) {
 				remove.push(marks.sealed(campaign, partState.part), (partState.sealedNow ?? partState.sealedBefore?.seal) as string);
@@ -384,9 +426,10 @@ export class RunRecord {
 					if (key.claimed && key.outcome === 'sent') remove.push(marks.sent(campaign, key.key));
 				}
 			}
+			const allSent = state.keys.every((key) => key.outcome === 'sent');
 			completions.push({
 				campaign,
-				add: { record: [marks.completed(campaign), marks.done(campaign, state.keys.map((key) => key.key))], remove: [] },
+				add: { record: [marks.completed(campaign), marks.done(campaign, state.keys.map((key) => key.key), allSent)], remove: [] },
 				remove: { record: [], remove },
 			});
 		}
@@ -447,7 +490,7 @@ export class Read {
 
 	/** Step 2's values: per key of sealed parts `claim` and `refused`, the list's `done` when completed. */
 	second(): string[] {
-		if (this.completedBefore) return [marks.done(this.campaign, this.listKeys)];
+		if (this.completedBefore) return [marks.done(this.campaign, this.listKeys, true), marks.done(this.campaign, this.listKeys, false)];
 		return this.sealedParts.flatMap((partState) =>
 			partState.keys.flatMap((state) => [marks.claim(this.campaign, state.key), marks.refused(this.campaign, state.key)]),
 		);
@@ -456,8 +499,10 @@ export class Read {
 	secondAnswer(fresh: ReadonlySet<string>): void {
 		for (const value of this.second()) if (fresh.has(value)) this.added.push(value);
 		if (this.completedBefore) {
-			const same = !fresh.has(marks.done(this.campaign, this.listKeys)) && !this.state.unreadable;
-			for (const partState of this.batch) for (const state of partState.keys) state.skip = same ? 'completed' : 'notInList';
+			const allSent = !fresh.has(marks.done(this.campaign, this.listKeys, true));
+			const same = allSent || !fresh.has(marks.done(this.campaign, this.listKeys, false));
+			const skip = this.state.unreadable ? 'unreadable' : !same ? 'notInList' : allSent ? 'alreadySent' : 'completed';
+			for (const partState of this.batch) for (const state of partState.keys) state.skip = skip;
 			return;
 		}
 		for (const partState of this.sealedParts) {

@@ -2,7 +2,7 @@
  * One run of a message operation (Send, Mark as Read, Send and Wait: one call of the node's execute by n8n), and what
  * its items share: the credential and n8n's cancel signal (the connection), the Sending options, the schedule of its
  * requests (schedule.ts: the items in progress, each recipient's turn, the requests in flight, the pace), the refusals
- * that stop the run (breaker.ts), and the record that keeps n8n's Retry On Fail from sending twice (retryRecord.ts).
+ * that stop the run (gateway/networkErrors.ts, the breaker), and the record that keeps n8n's Retry On Fail from sending twice (retryRecord.ts).
  *
  * An item's way through the run: the operation reads and checks it, takes its recipient's turn when it starts (item
  * order), and calls `send`, which waits for the turn, a request slot and the pace, sends, waits out the network's
@@ -261,7 +261,7 @@ export class MessageRun {
 	 *    or error again, without a request.
 	 * 2. It waits for its recipient's turn (every earlier item to the same recipient done); without Continue On Fail,
 	 *    a later message is not sent after an earlier one to the same recipient failed.
-	 * 3. It waits for a request slot and the pace, unless a refusal of the run reaches it (breaker.ts), and is sent.
+	 * 3. It waits for a request slot and the pace, unless a refusal of the run reaches it (the breaker), and is sent.
 	 * 4. A throughput answer of the network (130429, or a 429) or its pair rate answer (131056) means it was not sent:
 	 *    it waits (the run slows down) and goes again, until its Timeout has passed since its first try.
 	 * 5. An answer without what the spec's response carries (`messages[].id` for a send, `success: true` for a

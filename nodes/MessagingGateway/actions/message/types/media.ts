@@ -2,7 +2,7 @@
  * Media messages (spec 2.2, types `image`, `audio`, `video`, `document`, `sticker`): `{ <kind>: { id } }`, with a
  * `caption` for image, video and document (CAPTIONED_MEDIA_KINDS) and a `filename` for a document.
  * The media is an existing media id, a file in a binary property of the input item, or a URL that the send operation
- * downloads (actions/media/mediaFromUrl.ts); a file is uploaded first (POST /api/Medias) to get the id, after the
+ * downloads (actions/media/uploadMedia.ts); a file is uploaded first (POST /api/Medias) to get the id, after the
  * size limit and the format of the kind (spec 8) are checked.
  */
 import type { INodeProperties } from 'n8n-workflow';

@@ -5,7 +5,7 @@
  *
  * Either everything is entered by hand (the first way, still the default), or the template is given by its ID: a
  * resource mapper reads it in the editor and lists one required field per placeholder, and when the node runs the
- * send operation reads it again (once per ID per run, templateLookup.ts) for the name and language it is sent
+ * send operation reads it again (once per ID per run, send.operation.ts) for the name and language it is sent
  * under, so that they cannot disagree with the template. `build()` stays pure: it gets them as parameters.
  */
 import type { INodeProperties } from 'n8n-workflow';

@@ -1,5 +1,5 @@
-/** The run's breaker (nodes/MessagingGateway/actions/campaigns/breaker.ts): which refusals stop what. */
-import { notSentText, refusalOf, RunBreaker, templateOf } from '../../../nodes/MessagingGateway/actions/campaigns/breaker';
+/** The run's breaker (nodes/gateway/networkErrors.ts): which refusals stop what. */
+import { notSentText, refusalOf, RunBreaker, templateOf } from '../../../nodes/gateway/networkErrors';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
