@@ -20,6 +20,10 @@
  * In a, b and c the pair rate is off: every message has its own recipient, and a message sent twice must show as two
  * accepted sends, not be hidden by a pair refusal. `LATENCY_MS` (default 0) delays every gateway answer.
  *
+ * The two executions of a and c run in this one process (as two executions on one n8n worker do): state kept per
+ * process by the node would be shared by them. Two processes that share nothing but the phone are the queue suite's
+ * case (test/queue/04-throughput.queue.ts: two workers).
+ *
  * `npm run bench -- throughput`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
