@@ -72,6 +72,9 @@ function controlClient(url) {
 		templateStatus: (id, status) => call('POST', 'template-status', { id, status }),
 		latency: (ms) => call('POST', 'latency', { ms }),
 		statuses: (settings) => (settings === undefined ? call('GET', 'statuses') : call('POST', 'statuses', settings)),
+		// The network's limits on sending: { perSecond, pairIntervalMs, mode?, retryAfterSeconds? } (0 or absent: off);
+		// without settings, { settings, counts } (test/sandbox/throughput.ts).
+		throughput: (settings) => (settings === undefined ? call('GET', 'throughput') : call('POST', 'throughput', settings)),
 	};
 }
 

@@ -35,6 +35,10 @@ Environment (start):
                     registered webhooks, or failed (131047) for a free-form message to a number that has not written
                     (deliver) within 24 hours; 0 (default): none. npm start turns it on.
   SANDBOX_STATUS_DELAY_MS  milliseconds before each of those statuses (default 300)
+  SANDBOX_THROUGHPUT_PER_SECOND  the phone's throughput, as the network limits it: at most this many accepted
+                    messages in any 1,000 ms, the excess answered 400 with code 130429 (default 0: no limit)
+  SANDBOX_PAIR_INTERVAL_MS  the pair rate: a message to a recipient less than this many ms after the last accepted
+                    one to them is answered 400 with code 131056 (default 0: no limit; the network's is about 6000)
 
 Options (deliver):
   --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT; without SANDBOX_PORT, port
@@ -48,7 +52,8 @@ Options (deliver):
 Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state;
 POST /__sandbox/reset, /__sandbox/fail {route,count,mode}, /__sandbox/deliver {notification},
 /__sandbox/template-status {id,status}, /__sandbox/latency {ms}, /__sandbox/statuses {enabled,delayMs}
-(GET: the statuses delivered).`;
+(GET: the statuses delivered), /__sandbox/throughput {perSecond,pairIntervalMs,mode,retryAfterSeconds}
+(GET: the settings and the counts of accepted and refused messages).`;
 
 async function main(args: string[]): Promise<number> {
 	if (args.includes('--help') || args.includes('-h')) {
@@ -79,6 +84,10 @@ async function serve(): Promise<number> {
 			enabled: process.env.SANDBOX_STATUSES === '1' || process.env.SANDBOX_STATUSES === 'true',
 			delayMs: Number(process.env.SANDBOX_STATUS_DELAY_MS) >= 0 && process.env.SANDBOX_STATUS_DELAY_MS ? Number(process.env.SANDBOX_STATUS_DELAY_MS) : undefined,
 		},
+		throughput: {
+			perSecond: nonNegative(process.env.SANDBOX_THROUGHPUT_PER_SECOND),
+			pairIntervalMs: nonNegative(process.env.SANDBOX_PAIR_INTERVAL_MS),
+		},
 	});
 	const unregister = registerSandbox(sandbox.url);
 	console.log(`Sandbox gateway listening on ${sandbox.url}
@@ -94,6 +103,7 @@ To deliver an incoming message to the registered webhooks (for example a Messagi
   npm run sandbox -- deliver --url ${sandbox.url} --text "Olá"
 Recorded requests: GET ${sandbox.url}/__sandbox/requests  State: GET ${sandbox.url}/__sandbox/state
 Status notifications after sends: ${sandbox.statuses.settings.enabled ? `on (every ${sandbox.statuses.settings.delayMs} ms; GET ${sandbox.url}/__sandbox/statuses)` : 'off (SANDBOX_STATUSES=1 turns them on)'}
+Network limits: ${describeThroughput(sandbox.throughput.settings)}
 Ctrl+C stops it.`);
 	await new Promise<void>((resolve) => {
 		process.once('SIGINT', resolve);
@@ -102,6 +112,20 @@ Ctrl+C stops it.`);
 	unregister();
 	await sandbox.close();
 	return 0;
+}
+
+/** A number >= 0 from the environment; absent, empty or invalid: 0 (off). */
+function nonNegative(value: string | undefined): number {
+	const parsed = Number(value);
+	return value && Number.isFinite(parsed) && parsed >= 0 ? parsed : 0;
+}
+
+function describeThroughput(settings: { perSecond: number; pairIntervalMs: number }): string {
+	const limits = [
+		settings.perSecond > 0 ? `${settings.perSecond} messages in any second (then 400, code 130429)` : '',
+		settings.pairIntervalMs > 0 ? `${settings.pairIntervalMs} ms between two to one recipient (else 400, code 131056)` : '',
+	].filter(Boolean);
+	return limits.length > 0 ? limits.join('; ') : 'none (SANDBOX_THROUGHPUT_PER_SECOND, SANDBOX_PAIR_INTERVAL_MS set them)';
 }
 
 interface DeliverArguments {

@@ -12,12 +12,20 @@
  *   POST /__sandbox/latency          { ms }: every following gateway request is answered after ms milliseconds
  *   GET  /__sandbox/statuses         { settings, delivered, lastWrote }: the network's statuses after sends (statuses.ts)
  *   POST /__sandbox/statuses         { enabled?, delayMs? }: turns them on or off, sets their delay
+ *   GET  /__sandbox/throughput       { settings, counts }: the network's limits on sending (throughput.ts) and
+ *                                    { accepted, refusedThroughput, refusedPair } since the start or the last reset
+ *   POST /__sandbox/throughput       { perSecond?, pairIntervalMs?, mode?, retryAfterSeconds? } → { settings }: at
+ *                                    most perSecond accepted sends in any 1,000 ms (the excess: 400, code 130429),
+ *                                    pairIntervalMs between two accepted sends to one recipient (else 400, code
+ *                                    131056); 0 or absent: off (the settings are replaced, not merged); mode '429':
+ *                                    HTTP 429 with Retry-After retryAfterSeconds (default 1) instead of the 400
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { isObject } from './check';
 import { ROUTE_NAMES, type RouteName } from './routes';
 import type { FailureMode, SandboxGateway } from './server';
+import { checkThroughputSettings, type ThroughputSettings } from './throughput';
 
 const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json', 'hang', 'trickle', 'truncated-json', 'empty-200', 'no-ids', '502-after-accept', '504-after-accept', 'drop-after-accept', 'stop-reading', 'key-refused', 'account-locked', 'undeliverable'];
 
@@ -97,6 +105,15 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			if (enabled !== undefined) gateway.statuses.settings.enabled = enabled;
 			if (delayMs !== undefined) gateway.statuses.settings.delayMs = delayMs as number;
 			return reply(res, 200, { settings: gateway.statuses.settings });
+		}
+		case 'GET /__sandbox/throughput':
+			return reply(res, 200, { settings: gateway.throughput.settings, counts: gateway.throughput.counts });
+		case 'POST /__sandbox/throughput': {
+			const problem = checkThroughputSettings(body);
+			if (problem) return reply(res, 400, { error: problem });
+			const unknown = Object.keys(body).filter((name) => !['perSecond', 'pairIntervalMs', 'mode', 'retryAfterSeconds'].includes(name));
+			if (unknown.length > 0) return reply(res, 400, { error: `unknown settings: ${unknown.join(', ')}` });
+			return reply(res, 200, { settings: gateway.setThroughput(body as Partial<ThroughputSettings>) });
 		}
 		case 'POST /__sandbox/template-status': {
 			const { id, status } = body;

@@ -4,7 +4,8 @@
  * the referee: what it lets through, the real gateway might refuse.
  *
  * A request goes through: route (404/405) → body read in full, streamed for files → injected fault, if any →
- * API key (401) → version header (400) → content type and body shape (415/413/400) → the route's handler.
+ * API key (401) → version header (400) → content type and body shape (415/413/400) → for a send, the network's
+ * limits when they are on (throughput.ts: 400 with 130429 or 131056) → the route's handler.
  * Control routes under `/__sandbox/` take no key and are not recorded (see control.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -28,6 +29,7 @@ import { MultipartReader, multipartBoundary, type MultipartSummary } from './mul
 import { CsvRecordScanner, JsonRecordScanner, type RecordScanner } from './person-files';
 import { matchRoute, type Route, type RouteName } from './routes';
 import { DEFAULT_STATUS_DELAY_MS, NetworkStatuses, type StatusSettings } from './statuses';
+import { NetworkThroughput, throughputSettings, type ThroughputSettings } from './throughput';
 import {
 	checkEditAllowed,
 	checkTemplateOfMessage,
@@ -52,6 +54,7 @@ export type { RouteName } from './routes';
 export type { SandboxTemplate } from './templates';
 export type { SandboxWebhook, DeliveryResult } from './webhooks';
 export type { StatusDelivery, StatusSettings } from './statuses';
+export type { ThroughputCounts, ThroughputMode, ThroughputSettings } from './throughput';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */
@@ -74,6 +77,12 @@ export interface SandboxOptions {
 	 * failed 131047 outside the 24-hour window. Off by default; `true` or settings turn them on.
 	 */
 	statuses?: boolean | Partial<StatusSettings>;
+	/**
+	 * The network's limits on sending (throughput.ts): at most `perSecond` accepted sends in any 1,000 ms (the excess:
+	 * 400, code 130429), and `pairIntervalMs` between two accepted sends to one recipient (else 400, code 131056);
+	 * `mode: '429'` answers the excess with 429 and Retry-After instead. Off by default (0 or absent: no limit).
+	 */
+	throughput?: Partial<ThroughputSettings>;
 }
 
 /** A fixed latency, or one per request (e.g. by recipient, to answer out of order). */
@@ -184,7 +193,14 @@ export interface Sandbox {
 	statuses: NetworkStatuses;
 	/** Sets the latency of the following requests (reset() restores the one given at start). */
 	setLatency(latency: Latency): void;
-	/** Clears state, recorded requests and pending failures. */
+	/** The network's limits on sending: `settings`, and `counts` of accepted and refused sends (throughput.ts). */
+	throughput: NetworkThroughput;
+	/**
+	 * Sets the limits of the following sends; absent or 0 limits are off (the settings are replaced, not merged), null
+	 * turns both off. Sends accepted before still count. reset() restores the settings given at start.
+	 */
+	setThroughput(settings: Partial<ThroughputSettings> | null): ThroughputSettings;
+	/** Clears state, recorded requests, pending failures and the throughput's past and counts. */
 	reset(): void;
 	close(): Promise<void>;
 }
@@ -263,6 +279,8 @@ export class SandboxGateway implements Sandbox {
 	private mediaCounter = 0;
 	readonly statuses: NetworkStatuses;
 	private readonly initialStatusSettings: StatusSettings;
+	readonly throughput: NetworkThroughput;
+	private readonly initialThroughput: ThroughputSettings;
 
 	constructor(options: SandboxOptions) {
 		this.apiKey = options.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
@@ -278,6 +296,8 @@ export class SandboxGateway implements Sandbox {
 		this.statuses = new NetworkStatuses(this.initialStatusSettings, this.now, (notification, apiKey) =>
 			this.deliver(notification, { apiKey }),
 		);
+		this.initialThroughput = throughputSettings(options.throughput);
+		this.throughput = new NetworkThroughput(this.initialThroughput, this.now);
 		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
 		this.server = http.createServer({ requestTimeout: 0 }, (req, res) => {
 			this.handle(req, res).catch((error: unknown) => {
@@ -336,9 +356,15 @@ export class SandboxGateway implements Sandbox {
 		this.latency = latency;
 	}
 
+	setThroughput(settings: Partial<ThroughputSettings> | null): ThroughputSettings {
+		this.throughput.set(throughputSettings(settings));
+		return this.throughput.settings;
+	}
+
 	reset(): void {
 		this.latency = this.initialLatency;
 		this.statuses.reset(this.initialStatusSettings);
+		this.throughput.reset(this.initialThroughput);
 		this.requests.length = 0;
 		this.failures.clear();
 		this.state.templates.clear();
@@ -556,6 +582,8 @@ export class SandboxGateway implements Sandbox {
 				const request = validateMessage(message);
 				checkMediaOfMessage(message, this.state.media, apiKey);
 				checkTemplateOfMessage(message, this.state.templates, apiKey);
+				// The network's limits: a valid send past them is refused (400 130429 / 131056), else it counts.
+				if (request.kind === 'send') this.throughput.admit(request.to);
 				const answer = messageResponse(request);
 				if (request.kind === 'send') this.afterSend(request.to, request.type, message, answer, apiKey, url);
 				return [200, answer];
