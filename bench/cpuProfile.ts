@@ -48,7 +48,8 @@ const AREAS: Array<[RegExp, string]> = [
 	[/^node:(_http_|http$|https$|net$|dns$|tls$|stream|internal\/(http|net|stream|dns|url|streams|perf\/observe))/, 'Node: http, net, streams (a new connection per request)'],
 	[/^n8n\/dist\/credentials-helper|^n8n-core\/dist\/credentials|^n8n\/dist\/credential/, 'credentials: authenticate, decrypt'],
 	[
-		/^(@n8n\/expression-runtime|isolated-vm|@n8n\/tournament|n8n-workflow\/dist\/cjs\/(expression|workflow-expression|workflow-data-proxy|extensions|expressions|augment-object))/,
+		// luxon: the data proxy of every expression builds $now and $today (n8n-workflow workflow-data-proxy.js:1311).
+		/^(@n8n\/expression-runtime|isolated-vm|@n8n\/tournament|luxon\/|n8n-workflow\/dist\/cjs\/(expression|workflow-expression|workflow-data-proxy|extensions|expressions|augment-object))/,
 		'expressions (evaluation, $json proxies, the isolate)',
 	],
 	[

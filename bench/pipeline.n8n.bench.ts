@@ -16,7 +16,9 @@
  * From the sandbox's record of each request's arrival and answer: the requests in flight at the gateway over time
  * (median over time, the share of time with fewer than P, the mean), how long the gateway held a request, and the
  * turnaround outside the gateway (from the k-th answer to the (k+P)-th arrival: the answer's way back, n8n's and the
- * node's work between two requests of a slot, the next connection and request).
+ * node's work between two requests of a slot, the next connection and request), and the bursts of arrivals (none more
+ * than 15 ms after the one before): P requests that leave together, come back together and are worked on one after
+ * another show as bursts of P, with nothing in flight while the next burst is prepared.
  *
  * Runs go in rounds (ROUNDS, default 2), the second in the reverse order of the first (A B ... B A), so that a busy
  * stretch of the shared machine weighs on every figure alike; the best run of each counts, all are printed with the
@@ -136,7 +138,10 @@ interface RunFigures {
 	holdMedianMs: number;
 	turnaroundMedianMs: number;
 	turnaroundP90Ms: number;
-	/** `n8n execute` as a whole (its start-up included), and the CPU of it and its task runner. */
+	/** Arrivals grouped into bursts (no gap over BURST_GAP_MS inside one): how many, and their median size. */
+	bursts: number;
+	burstMedian: number;
+	/** `n8n execute` as a whole (its start-up included), and its CPU (the children it waited for included). */
 	executeMs: number;
 	cpuMs: number;
 	load: [number, number];
@@ -161,8 +166,21 @@ function childrenCpuMs(): number {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
+/** Two arrivals further apart than this start a new burst. */
+const BURST_GAP_MS = 15;
+
+/** Sizes of the bursts of arrivals (sorted arrival times): P requests leaving together show as bursts of P. */
+function burstSizes(arrivals: number[]): number[] {
+	const sizes = [1];
+	for (let i = 1; i < arrivals.length; i++) {
+		if (arrivals[i] - arrivals[i - 1] > BURST_GAP_MS) sizes.push(0);
+		sizes[sizes.length - 1]++;
+	}
+	return sizes;
+}
+
 /** In flight at the gateway over [first arrival, last answer], weighted by time. */
-export function inFlight(requests: Array<{ receivedAt: number; answeredAt: number }>, parallel: number) {
+function inFlight(requests: Array<{ receivedAt: number; answeredAt: number }>, parallel: number) {
 	const events: Array<[number, number]> = [];
 	for (const r of requests) events.push([r.receivedAt, 1], [r.answeredAt, -1]);
 	events.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
@@ -226,6 +244,7 @@ async function measure(sandbox: SandboxProcess, inst: N8nInstance, scenario: Sce
 		.slice(0, Math.max(0, answers.length - scenario.parallel))
 		.map((answer, k) => arrivals[k + scenario.parallel] - answer)
 		.sort((x, y) => x - y);
+	const bursts = burstSizes(arrivals).sort((x, y) => x - y);
 	return {
 		ms: flight.span,
 		rate: (scenario.count / flight.span) * 1000,
@@ -235,6 +254,8 @@ async function measure(sandbox: SandboxProcess, inst: N8nInstance, scenario: Sce
 		holdMedianMs: quantile(holds, 0.5),
 		turnaroundMedianMs: turnarounds.length ? quantile(turnarounds, 0.5) : NaN,
 		turnaroundP90Ms: turnarounds.length ? quantile(turnarounds, 0.9) : NaN,
+		bursts: bursts.length,
+		burstMedian: quantile(bursts, 0.5),
 		executeMs,
 		cpuMs,
 		load: [loadBefore, os.loadavg()[0]],
@@ -247,7 +268,8 @@ function describe(run: RunFigures, scenario: Scenario): string {
 	return (
 		`${seconds(run.ms)}, ${run.rate.toFixed(0)} msg/s; in flight: median ${run.inFlightMedian}, mean ${run.inFlightMean.toFixed(1)}, ` +
 		`fewer than ${scenario.parallel} ${(run.belowP * 100).toFixed(0)}% of the time; gateway hold median ${run.holdMedianMs} ms, ` +
-		`turnaround median ${run.turnaroundMedianMs} ms (p90 ${run.turnaroundP90Ms}); n8n execute ${seconds(run.executeMs)}, ` +
+		`turnaround median ${run.turnaroundMedianMs} ms (p90 ${run.turnaroundP90Ms}); ${run.bursts} bursts of arrivals, median ${run.burstMedian}; ` +
+		`n8n execute ${seconds(run.executeMs)}, ` +
 		`CPU ${seconds(run.cpuMs)}; load ${run.load[0].toFixed(1)} -> ${run.load[1].toFixed(1)}`
 	);
 }
