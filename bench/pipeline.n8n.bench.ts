@@ -157,7 +157,7 @@ async function control(sandbox: SandboxProcess, method: string, what: string, bo
 	return await response.json();
 }
 
-/** CPU ms of this process's children that ended (cutime + cstime, in 1/100 s): `n8n execute` and its task runner. */
+/** CPU ms of the children this process waited for (cutime + cstime, in 1/100 s): `n8n execute` and those it waited for. */
 function childrenCpuMs(): number {
 	const stat = fs.readFileSync('/proc/self/stat', 'utf8');
 	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
