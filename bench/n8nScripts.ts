@@ -32,6 +32,8 @@ export interface Recorded {
 	path: string;
 	status: number;
 	receivedAt: number;
+	/** When the sandbox wrote the answer (absent for none). */
+	answeredAt?: number;
 	body: { to?: string };
 }
 

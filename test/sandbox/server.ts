@@ -138,6 +138,11 @@ export interface RecordedRequest {
 	responseBody: unknown;
 	/** When the request arrived (epoch ms, the real clock): tests of pacing read it. */
 	receivedAt: number;
+	/**
+	 * When the answer was written (epoch ms, the real clock); absent while none was, and for a dropped, hanging or
+	 * trickled answer. With `receivedAt` it gives how many requests the gateway held at a time (the benchmarks).
+	 */
+	answeredAt?: number;
 }
 
 export interface SandboxMedia {
@@ -771,6 +776,7 @@ export class SandboxGateway implements Sandbox {
 		if (record) {
 			record.status = status;
 			record.responseBody = body;
+			record.answeredAt = Date.now();
 		}
 		res.writeHead(status, {
 			'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
