@@ -75,29 +75,6 @@ export function readGatewayError(statusCode: number, body: unknown, statusText?:
 	};
 }
 
-// ---- What an answer says about a request (docs/retries.md lists this table) ----
-
-/**
- * `accepted`: the gateway took the request. `notSent`: it did not, sending it again is safe. `unknown`: it may have
- * taken it; such a request is never repeated, neither by the node nor by n8n's Retry On Fail.
- */
-export type RequestOutcome = 'accepted' | 'notSent' | 'unknown';
-
-/**
- * The outcome of an HTTP status. A 2xx is accepted (its body must still be readable: an unreadable 2xx is unknown).
- * Every 4xx, 429 included, is the gateway or its proxy refusing the request before taking it: not sent. Every 5xx is
- * unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502, 503 and 504 come when the upstream failed or
- * did not answer in time, which may be after it accepted the message; and a 500 is the one error status the spec
- * documents ("Server error", section 7) without saying at what point it happens, while the proxy answers its own
- * failures with a 500 too, so a 500 cannot be told apart from "taken, then failed". 1xx and 3xx (redirects are not
- * followed) never reached a handler: not sent.
- */
-export function outcomeOfStatus(status: number): RequestOutcome {
-	if (status >= 200 && status < 300) return 'accepted';
-	if (status >= 500) return 'unknown';
-	return 'notSent';
-}
-
 /** What an error's `context` may hold (n8n's errors carry one): `outcome: 'unknown'` marks a request that may have arrived. */
 interface WithContext {
 	context?: Record<string, unknown>;
@@ -117,16 +94,16 @@ export function hasUnknownOutcome(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && (error as WithContext).context?.outcome === 'unknown';
 }
 
+/**
+ * `accepted`: the gateway took the request. `notSent`: it did not, sending it again is safe. `unknown`: it may have
+ * taken it; such a request is never repeated, neither by the node nor by n8n's Retry On Fail (transport.ts decides
+ * which an answer is: outcomeOfStatus).
+ */
+export type RequestOutcome = 'accepted' | 'notSent' | 'unknown';
+
 /** What the user is told when a request may have reached the gateway and was therefore not sent again. */
 export const MAY_HAVE_BEEN_ACCEPTED =
 	"The gateway may have accepted the request. It was not repeated, neither by the node nor by n8n's Retry On Fail, so that nothing is sent twice: check before running it again.";
-
-/** The description of an error answer, by its outcome; `detail` is the gateway's own description, when it gave one. */
-export function describeStatusOutcome(status: number, detail?: string): string | undefined {
-	const outcome = outcomeOfStatus(status);
-	if (outcome === 'unknown') return detail ? `${detail} ${MAY_HAVE_BEEN_ACCEPTED}` : MAY_HAVE_BEEN_ACCEPTED;
-	return detail;
-}
 
 /** A request that ran past its deadline: it was sent (or being sent), so it may have been accepted. */
 export function describeTimeout(timeoutMs: number): GatewayErrorDetails {

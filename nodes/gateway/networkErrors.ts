@@ -312,14 +312,6 @@ export interface Refusal {
 	template?: string;
 }
 
-/** A template message's identity (name and language), or undefined for another message. */
-export function templateOf(body: unknown): string | undefined {
-	const template = (body as { template?: { name?: unknown; language?: { code?: unknown } } } | undefined)?.template;
-	if (!template || typeof template.name !== 'string') return undefined;
-	const language = typeof template.language?.code === 'string' ? template.language.code : '';
-	return `${template.name} (${language})`;
-}
-
 /**
  * What a failed send's answer reaches beyond its item: `httpCode` is the gateway's HTTP status, `code` the network's
  * error code in the answer (Meta's `error.code`), `template` the message's template. Undefined: nothing beyond it.
@@ -343,38 +335,6 @@ export function refusalOf(
 		return { scope: 'template', itemIndex, template: answer.template, reason: `template ${answer.template}: ${lowered} (code ${known.code})` };
 	}
 	return undefined;
-}
-
-export class RunBreaker {
-	private account: Refusal | undefined;
-	private readonly templates = new Map<string, Refusal>();
-
-	/** Remembers a refusal; the first one of each kind (the account, each template) is kept. */
-	trip(refusal: Refusal): void {
-		if (refusal.scope === 'account') this.account ??= refusal;
-		else if (refusal.template && !this.templates.has(refusal.template)) this.templates.set(refusal.template, refusal);
-	}
-
-	/** Items the breaker stopped before their request (counted by `stop`). */
-	stoppedItems = 0;
-
-	/** The refusal that stops a message (with this template), or undefined: it may be sent. */
-	blocking(template: string | undefined): Refusal | undefined {
-		return this.account ?? (template === undefined ? undefined : this.templates.get(template));
-	}
-
-	/** As `blocking`, and counts the item as stopped when a refusal stops it. */
-	stop(template: string | undefined): Refusal | undefined {
-		const refusal = this.blocking(template);
-		if (refusal) this.stoppedItems++;
-		return refusal;
-	}
-
-	/** The refusal an item's answer tripped, if it tripped one. */
-	trippedBy(itemIndex: number): Refusal | undefined {
-		if (this.account?.itemIndex === itemIndex) return this.account;
-		return [...this.templates.values()].find((refusal) => refusal.itemIndex === itemIndex);
-	}
 }
 
 /** The error text of an item not sent because of a refusal. */

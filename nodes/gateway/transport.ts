@@ -4,7 +4,7 @@
  * header from spec.ts, bounds the request by its deadline and the execution's Stop, and turns every failure into a
  * NodeApiError that carries the gateway's own message and never the API key.
  *
- * Sending twice is worse than failing once. Every answer has one outcome (errors.ts, outcomeOfStatus): accepted, not
+ * Sending twice is worse than failing once. Every answer has one outcome (outcomeOfStatus, below): accepted, not
  * sent, or unknown. `request` makes one attempt; an error of unknown outcome (5xx, a lost connection, a timeout, an
  * unreadable 2xx, a request aborted by a Stop) is marked so that nothing repeats it. `gatewayRequest`, for the
  * operations that make one request, waits out a 429 and tries again; the message operations' run decides its own waits
@@ -27,19 +27,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { type BlobBody, isBlobBody } from './blobBody';
+import { BlobBody } from './blobBody';
 import { delay, onAbort, wait } from './delay';
 import {
 	CANCELLED_IN_FLIGHT,
 	describeIdleTimeout,
 	describeNetworkError,
-	describeStatusOutcome,
 	describeTimeout,
 	markUnknownOutcome,
 	MAY_HAVE_BEEN_ACCEPTED,
 	networkErrorCode,
-	outcomeOfStatus,
 	parseRetryAfterSeconds,
+	type RequestOutcome,
 	readGatewayError,
 	redact,
 	redactDeep,
@@ -161,7 +160,7 @@ function nodeErrorOf(context: GatewayContext, error: unknown): NodeApiError | No
 
 /** Seconds to wait before trying a 429 again; undefined when it is not a 429 to wait out. */
 function rateLimitWait(error: unknown, gatewayRequest: GatewayRequest, attempt: number): number | undefined {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '429' || isBlobBody(gatewayRequest.body)) return undefined;
+	if (!(error instanceof NodeApiError) || error.httpCode !== '429' || gatewayRequest.body instanceof BlobBody) return undefined;
 	if (attempt >= RATE_LIMIT_RETRY.maxAttempts) return undefined;
 	const seconds = (error.context.retryAfterSeconds as number | undefined) ?? RATE_LIMIT_RETRY.defaultWaitSeconds;
 	return seconds <= RATE_LIMIT_RETRY.maxWaitSeconds ? seconds : undefined;
@@ -173,7 +172,7 @@ function rateLimitWait(error: unknown, gatewayRequest: GatewayRequest, attempt: 
  */
 export async function request(this: GatewayContext, connection: GatewayConnection, gatewayRequest: GatewayRequest): Promise<GatewayAnswer> {
 	const endpoint = ENDPOINTS[gatewayRequest.endpoint];
-	const streamed = isBlobBody(gatewayRequest.body);
+	const streamed = gatewayRequest.body instanceof BlobBody;
 	const headers: IDataObject = {};
 	if (endpoint.version !== null) headers.version = endpoint.version;
 	if (gatewayRequest.contentType) headers['Content-Type'] = gatewayRequest.contentType;
@@ -294,7 +293,7 @@ async function send(
 			itemIndex: gatewayRequest.itemIndex,
 		});
 	}
-	const body = isBlobBody(options.body) ? options.body : undefined;
+	const body = options.body instanceof BlobBody ? options.body : undefined;
 	const attempt = new Attempt(connection.signal, deadline, body && (() => body.waitingForSource));
 	if (body) body.onChunk = () => attempt.touch();
 	try {
@@ -421,4 +420,28 @@ function gatewayError(
 	const retryAfterSeconds = parseRetryAfterSeconds(response.headers['retry-after']);
 	if (retryAfterSeconds !== undefined) error.context.retryAfterSeconds = retryAfterSeconds;
 	return outcomeOfStatus(response.statusCode) === 'unknown' ? markUnknownOutcome(error) : error;
+}
+
+// ---- What an answer says about a request (docs/retries.md lists this table) ----
+
+/**
+ * The outcome of an HTTP status. A 2xx is accepted (its body must still be readable: an unreadable 2xx is unknown).
+ * Every 4xx, 429 included, is the gateway or its proxy refusing the request before taking it: not sent. Every 5xx is
+ * unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502, 503 and 504 come when the upstream failed or
+ * did not answer in time, which may be after it accepted the message; and a 500 is the one error status the spec
+ * documents ("Server error", section 7) without saying at what point it happens, while the proxy answers its own
+ * failures with a 500 too, so a 500 cannot be told apart from "taken, then failed". 1xx and 3xx (redirects are not
+ * followed) never reached a handler: not sent.
+ */
+export function outcomeOfStatus(status: number): RequestOutcome {
+	if (status >= 200 && status < 300) return 'accepted';
+	if (status >= 500) return 'unknown';
+	return 'notSent';
+}
+
+/** The description of an error answer, by its outcome; `detail` is the gateway's own description, when it gave one. */
+function describeStatusOutcome(status: number, detail?: string): string | undefined {
+	const outcome = outcomeOfStatus(status);
+	if (outcome === 'unknown') return detail ? `${detail} ${MAY_HAVE_BEEN_ACCEPTED}` : MAY_HAVE_BEEN_ACCEPTED;
+	return detail;
 }

@@ -3,13 +3,13 @@
  * accepted (message sends and mark-as-reads, person files and their parts), so that a retry answers them from here
  * instead of sending them again.
  *
- * What n8n does (n8n-core's workflow-execute, the retry loop; test/harness/run.ts reproduces it): when a node with
- * Retry On Fail throws, or its first output item has `json.error`, the engine runs the node again with the same input,
- * the same run index and the same execution data, up to Max Tries. The record is kept where n8n keeps a node's own
- * state for an execution, its node context (`getContext('node')`, saved with the execution), under the node's run
- * index: every try of a run finds it, and a later run of the node in a loop has its own. When a node run ends in a way
- * n8n does not retry, the router drops the record (`forgetRetryRecord`); a run that failed keeps it with the failed
- * execution. Entries are JSON (the context is saved as such); a key names the item and what was sent.
+ * What n8n does (n8n-core's workflow-execute, its retry loop; test/harness/run.ts reproduces it): when a node with
+ * Retry On Fail throws, or its first output item has `json.error`, the engine runs the node again with the same input
+ * and the same execution data, up to Max Tries (clamped to 2-5, 3 by default). The record is kept where n8n keeps a
+ * node's own state for an execution, its node context (`getContext('node')`), with the number of tries so far: a call
+ * of the node within Max Tries of the last one that left a record is a retry of it; any other is a new run of the
+ * node (a loop's next round), which starts a new record. A node without Retry On Fail keeps nothing. When a run
+ * returns in a way n8n does not retry, its record goes (`close`). Entries are JSON (the context is saved as such).
  */
 import type { IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 
@@ -26,46 +26,49 @@ export interface UncertainFailure {
 /** The record's sections: one per kind of request. */
 export type RetrySection = 'messages' | 'personFiles' | 'personParts';
 
-type RunRecord = Partial<Record<RetrySection, Record<string, unknown>>>;
-
-/** The node context's key of a run's record. */
-function recordKeyOf(context: IExecuteFunctions): string {
-	const runIndex = Number(context.evaluateExpression('{{ $runIndex }}', 0));
-	return `retryRecord:${Number.isInteger(runIndex) ? runIndex : 0}`;
+/** The node context's value: the tries of the node run so far, and the entries of each section by key. */
+interface Saved {
+	tries: number;
+	sections: Partial<Record<RetrySection, Record<string, unknown>>>;
 }
 
-/** One section of this node run's record: entries by key, kept in the node context itself. */
-export class RetryRecord<Entry> {
-	private readonly entries: Record<string, Entry>;
+const CONTEXT_KEY = 'retryRecord';
 
-	constructor(context: IExecuteFunctions, section: RetrySection) {
-		const run = (context.getContext('node')[recordKeyOf(context)] ??= {}) as RunRecord;
-		this.entries = (run[section] ??= {}) as Record<string, Entry>;
+export class RetryRecord {
+	/** Undefined without Retry On Fail: there is no retry to answer. */
+	private readonly saved: Saved | undefined;
+	private readonly maxTries: number;
+
+	/** Opened once per call of the node: it counts the call as a try. */
+	constructor(private readonly context: IExecuteFunctions) {
+		const node = context.getNode();
+		// n8n's own clamp of Max Tries (workflow-execute's getRetryParams).
+		this.maxTries = Math.min(5, Math.max(2, node.maxTries || 3));
+		if (node.retryOnFail !== true) return;
+		const nodeContext = context.getContext('node');
+		const earlier = nodeContext[CONTEXT_KEY] as Saved | undefined;
+		this.saved = earlier && earlier.tries < this.maxTries ? { ...earlier, tries: earlier.tries + 1 } : { tries: 1, sections: {} };
+		nodeContext[CONTEXT_KEY] = this.saved;
 	}
 
-	get(key: string): Entry | undefined {
-		return this.entries[key];
+	get<Entry>(section: RetrySection, key: string): Entry | undefined {
+		return this.saved?.sections[section]?.[key] as Entry | undefined;
 	}
 
-	set(key: string, entry: Entry): void {
-		this.entries[key] = entry;
+	set<Entry>(section: RetrySection, key: string, entry: Entry): void {
+		if (!this.saved) return;
+		(this.saved.sections[section] ??= {})[key] = entry;
 	}
 
-	/** Entries held (for tests). */
-	get size(): number {
-		return Object.keys(this.entries).length;
+	/**
+	 * The node run returned `output`: the record stays for n8n's next try (Retry On Fail, its first item an error, a
+	 * try left), or goes.
+	 */
+	close(output: INodeExecutionData[] | undefined): void {
+		if (!this.saved) return;
+		const retried = output?.[0]?.json?.error !== undefined && this.saved.tries < this.maxTries;
+		if (!retried) delete this.context.getContext('node')[CONTEXT_KEY];
 	}
-}
-
-/**
- * The node run is over: its record goes, unless n8n will run the node again (Retry On Fail, and the first output item
- * is an error: n8n's retry condition for a node that returned).
- */
-export function forgetRetryRecord(context: IExecuteFunctions, output: INodeExecutionData[] | undefined): void {
-	const retried = context.getNode().retryOnFail === true && output?.[0]?.json?.error !== undefined;
-	if (retried) return;
-	const nodeContext = context.getContext('node');
-	delete nodeContext[recordKeyOf(context)];
 }
 
 /** What is kept of an error of unknown outcome, to give it again on a retry. */

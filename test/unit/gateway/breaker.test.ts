@@ -1,5 +1,6 @@
-/** The run's breaker (nodes/gateway/networkErrors.ts): which refusals stop what. */
-import { notSentText, refusalOf, RunBreaker, templateOf } from '../../../nodes/gateway/networkErrors';
+/** The run's breaker (refusalOf in nodes/gateway/networkErrors.ts, RunBreaker in actions/message/schedule.ts): which refusals stop what. */
+import { notSentText, refusalOf } from '../../../nodes/gateway/networkErrors';
+import { RunBreaker, templateOf } from '../../../nodes/MessagingGateway/actions/message/schedule';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -113,9 +113,9 @@ export class Campaign {
 	}
 
 	/**
-	 * The run's campaign, or null when no item has a Campaign Name. Each item's Campaign Name, Message Key and Start
-	 * Over are read once here (an expression can give each item its own), with its recipient (`recipientOf`), whose
-	 * part decides the send order; an item whose fields are bad gets its error when it is sent.
+	 * The run's campaign (the node has a Campaign Name), or null when no item has one. Each item's Campaign Name,
+	 * Message Key and Start Over are read once here (an expression can give each item its own), with its recipient
+	 * (`recipientOf`), whose part decides the send order; an item whose fields are bad gets its error when it is sent.
 	 */
 	static open(
 		context: IExecuteFunctions,
@@ -124,8 +124,6 @@ export class Campaign {
 		timing: LockTiming = LOCK_TIMING,
 	): Campaign | null {
 		const saved = (context.getNode().parameters.campaign ?? {}) as IDataObject;
-		// The saved value, not item 0's: an expression may give a campaign to some items only.
-		if (saved.name === undefined || saved.name === '') return null;
 		if (!context.getWorkflow().id) {
 			throw new NodeOperationError(context.getNode(), 'Campaign Name: save the workflow first', {
 				description: "A campaign's record is kept per workflow in n8n's database; an unsaved workflow has none. Nothing was sent.",

@@ -18,13 +18,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { wait } from '../../../gateway/delay';
 import { hasUnknownOutcome, markUnknownOutcome, MAY_HAVE_BEEN_ACCEPTED, networkCodeOf, waitOf, type Wait } from '../../../gateway/errors';
 import { readDefaultCountry } from '../../../gateway/phone';
-import { recipientDigits } from '../../../gateway/recipient';
 import { apiError, type GatewayAnswer, type GatewayConnection, type GatewayRequest, openConnection, request } from '../../../gateway/transport';
-import { asNodeError, checkInput, describeRefusal, errorJson, inputError, type RefusalContext } from '../common';
-import { forgetRetryRecord, replayedFailure, RetryRecord, uncertainFailureOf, type UncertainFailure } from '../retryRecord';
-import { notSentText, refusalOf, RunBreaker, templateOf } from '../../../gateway/networkErrors';
-import { dispatch, Pacer, RecipientTurns, RequestSlots, type RecipientTurn } from './schedule';
-import { cleanRecipient, defaultCountryField, recipientField } from './types/common';
+import { asNodeError, describeRefusal, errorJson, inputError, type RefusalContext } from '../common';
+import { replayedFailure, RetryRecord, uncertainFailureOf, type UncertainFailure } from '../retryRecord';
+import { notSentText, refusalOf } from '../../../gateway/networkErrors';
+import { dispatch, Pacer, RecipientTurns, RequestSlots, type RecipientTurn, RunBreaker, templateOf } from './schedule';
+import { cleanRecipient, defaultCountryField, MessageInputError, recipientField } from './types/common';
 
 // ---- The Sending options (sending.ts shows them) ----
 
@@ -92,8 +91,8 @@ export class MessageRun {
 	private readonly turns = new RecipientTurns();
 	private readonly slots: RequestSlots;
 	private readonly breaker = new RunBreaker();
-	/** This node run's retry record, read when the first message is sent. */
-	private retryRecord: RetryRecord<RetryEntry> | undefined;
+	/** What this node run sent, for n8n's Retry On Fail; none without it (nothing would ask). */
+	private readonly retries: RetryRecord | undefined;
 	/** Parameters without an expression, read once per run (the same for every item). */
 	private readonly fixed = new Map<string, unknown>();
 	private readonly credentialCountry: ReturnType<typeof readDefaultCountry>;
@@ -112,15 +111,12 @@ export class MessageRun {
 		this.settings = readSending(context);
 		this.pacer = new Pacer(this.settings);
 		this.slots = new RequestSlots(this.settings.parallel);
+		this.retries = this.node.retryOnFail === true ? new RetryRecord(context) : undefined;
 		this.credentialCountry = readDefaultCountry(connection.settings.defaultCountry);
 	}
 
 	static async open(context: IExecuteFunctions): Promise<MessageRun> {
 		return new MessageRun(context, await openConnection.call(context));
-	}
-
-	private get retries(): RetryRecord<RetryEntry> {
-		return (this.retryRecord ??= new RetryRecord<RetryEntry>(this.context, 'messages'));
 	}
 
 	get cancelled(): boolean {
@@ -153,7 +149,7 @@ export class MessageRun {
 				: inputError(this.node, itemIndex, defaultCountryField.displayName, read.problem);
 		}
 		const recipient = this.param(recipientField.name, itemIndex, '');
-		return checkInput(this.node, itemIndex, () => cleanRecipient(recipient, { defaultCountry: read.country }));
+		return this.check(itemIndex, () => cleanRecipient(recipient, { defaultCountry: read.country }));
 	}
 
 	/** The item's turn among the run's messages to `recipient`: take it as the item starts, before any await. */
@@ -161,9 +157,18 @@ export class MessageRun {
 		return this.turns.take(recipient);
 	}
 
-	/** Runs pure reading and checking code for the item; its MessageInputError names the field (common.ts checkInput). */
+	/**
+	 * Runs pure reading and checking code for the item: its MessageInputError names the item and the field (all the
+	 * message types' checks are pure); call it for everything an item needs before its first request, so that bad
+	 * input sends nothing.
+	 */
 	check<T>(itemIndex: number, read: () => T): T {
-		return checkInput(this.node, itemIndex, read);
+		try {
+			return read();
+		} catch (error) {
+			if (error instanceof MessageInputError) throw inputError(this.node, itemIndex, error.field, error.reason);
+			throw asNodeError(this.node, error, itemIndex);
+		}
 	}
 
 	/**
@@ -212,7 +217,17 @@ export class MessageRun {
 		order.forEach((itemIndex, position) => this.position.set(itemIndex, position));
 		const result = await dispatch(
 			order,
-			{ window: this.settings.parallel + LOOKAHEAD, stopOnFailure: !continueOnFail, batch: this.settings.batch, signal: this.connection.signal },
+			{
+				window: this.settings.parallel + LOOKAHEAD,
+				stopOnFailure: !continueOnFail,
+				batch: this.settings.batch,
+				signal: this.connection.signal,
+				// A turn of n8n's sleep: the answers that came meanwhile are handled, and their items' next requests leave,
+				// before another item is read; requests then leave as their slots free, not in rounds (docs/sending.md).
+				beforeNext: async () => {
+					await wait(0, this.connection.signal);
+				},
+			},
 			async (itemIndex) => {
 				try {
 					return await work(itemIndex);
@@ -268,7 +283,7 @@ export class MessageRun {
 	 *    mark-as-read) is an error of unknown outcome; an accepted answer is remembered for Retry On Fail.
 	 */
 	async send(itemIndex: number, body: object, options: SendOptions): Promise<IDataObject> {
-		const earlier = this.retries.get(options.retryKey);
+		const earlier = this.retries?.get<RetryEntry>('messages', options.retryKey);
 		if (earlier?.accepted) return { ...earlier.output };
 		if (earlier) throw replayedFailure(this.context, earlier.failure, itemIndex);
 		if (options.turn) {
@@ -316,7 +331,7 @@ export class MessageRun {
 			this.pacer.accepted(Date.now());
 			this.accepted++;
 			const output = outputOf(this.context, itemIndex, answer.body, to, options.markedMessageId);
-			this.retries.set(options.retryKey, { accepted: true, output });
+			this.retries?.set<RetryEntry>('messages', options.retryKey, { accepted: true, output });
 			return { ...output };
 		}
 	}
@@ -342,7 +357,7 @@ export class MessageRun {
 	 * made it wait, a hint on the node's output says how fast it could go.
 	 */
 	close(output: INodeExecutionData[]): void {
-		forgetRetryRecord(this.context, output);
+		this.retries?.close(output);
 		const { throughputWaits, pairRateWaits, pace, lowestPace } = this.pacer.pacing;
 		if (throughputWaits + pairRateWaits === 0) return;
 		const seconds = (Date.now() - this.startedAt) / 1000;
@@ -450,7 +465,7 @@ export class MessageRun {
 		if (refusal) this.breaker.trip(refusal);
 		if (hasUnknownOutcome(error)) {
 			error.context.messageRequest = 'unknown';
-			this.retries.set(retryKey, { accepted: false, failure: uncertainFailureOf(error) });
+			this.retries?.set<RetryEntry>('messages', retryKey, { accepted: false, failure: uncertainFailureOf(error) });
 		} else if (!refusal && !waitOf(Number(error.httpCode), error.errorResponse)) {
 			error.context.messageRequest = 'refused';
 		}
@@ -511,9 +526,10 @@ function outputOf(context: IExecuteFunctions, itemIndex: number, answer: IDataOb
 	const waId = firstOf(answer.contacts, 'wa_id');
 	if (waId !== undefined) output.waId = waId;
 	if (to !== undefined) output.to = to;
-	// The status items of the trigger carry the same digits-only form (nodes/gateway/recipient.ts): one join expression.
-	const recipient = recipientDigits(waId ?? to);
-	if (recipient !== null) output.recipient = recipient;
+	// The network's id of the recipient, or the digits sent to: the digits-only form the trigger's status items carry
+	// (nodes/gateway/recipient.ts), so that one expression joins a status to its message.
+	const recipient = waId ?? to;
+	if (recipient !== undefined) output.recipient = recipient;
 	for (const [name, value] of Object.entries(answer)) if (!(name in output)) output[name] = value;
 	return output;
 }

@@ -7,7 +7,9 @@
  * - `RequestSlots`: at most Parallel Requests requests in flight; an item waiting for its recipient's turn holds none.
  * - `Pacer`: the pace of request starts (Messages per Second at most), which the network's throughput answers lower
  *   and time raises again, and the waits of recipients the network found messaged too often.
+ * - `RunBreaker`: the refusals that stop further requests (their scope, gateway/networkErrors.ts).
  */
+import type { Refusal } from '../../../gateway/networkErrors';
 
 // ---- Items ----
 
@@ -20,6 +22,11 @@ export interface DispatchOptions {
 	batch?: { size: number; intervalMs: number };
 	/** Once aborted, no item starts (items in progress end as their own waits and requests are aborted). */
 	signal?: { readonly aborted: boolean };
+	/**
+	 * Awaited before an item starts after another ended: answers that came meanwhile are handled first (their next
+	 * requests leave), then the new item is read (its expressions are most of its work).
+	 */
+	beforeNext?: () => Promise<void>;
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -57,7 +64,11 @@ export async function dispatch<T>(
 		const batchEnd = Math.min(order.length, batchStart + batchSize);
 		let next = batchStart;
 		const worker = async () => {
-			while (next < batchEnd && !stopped && !signal?.aborted) {
+			for (let first = true; next < batchEnd && !stopped && !signal?.aborted; first = false) {
+				if (!first && options.beforeNext) {
+					await options.beforeNext();
+					if (next >= batchEnd || stopped || signal?.aborted) break;
+				}
 				const itemIndex = order[next++];
 				try {
 					outcomes[itemIndex] = { ok: true, value: await run(itemIndex) };
@@ -325,4 +336,47 @@ function forgetBefore(times: number[], time: number): void {
 	let drop = 0;
 	while (drop < times.length && times[drop] <= time) drop++;
 	if (drop > 0) times.splice(0, drop);
+}
+
+// ---- Refusals that stop further requests ----
+
+/** A template message's identity (name and language), or undefined for another message. */
+export function templateOf(body: unknown): string | undefined {
+	const template = (body as { template?: { name?: unknown; language?: { code?: unknown } } } | undefined)?.template;
+	if (!template || typeof template.name !== 'string') return undefined;
+	const language = typeof template.language?.code === 'string' ? template.language.code : '';
+	return `${template.name} (${language})`;
+}
+
+/** The refusals of the run that stop further messages: the account's (every message), a template's (its messages). */
+export class RunBreaker {
+	private account: Refusal | undefined;
+	private readonly templates = new Map<string, Refusal>();
+
+	/** Remembers a refusal; the first one of each kind (the account, each template) is kept. */
+	trip(refusal: Refusal): void {
+		if (refusal.scope === 'account') this.account ??= refusal;
+		else if (refusal.template && !this.templates.has(refusal.template)) this.templates.set(refusal.template, refusal);
+	}
+
+	/** Items the breaker stopped before their request (counted by `stop`). */
+	stoppedItems = 0;
+
+	/** The refusal that stops a message (with this template), or undefined: it may be sent. */
+	blocking(template: string | undefined): Refusal | undefined {
+		return this.account ?? (template === undefined ? undefined : this.templates.get(template));
+	}
+
+	/** As `blocking`, and counts the item as stopped when a refusal stops it. */
+	stop(template: string | undefined): Refusal | undefined {
+		const refusal = this.blocking(template);
+		if (refusal) this.stoppedItems++;
+		return refusal;
+	}
+
+	/** The refusal an item's answer tripped, if it tripped one. */
+	trippedBy(itemIndex: number): Refusal | undefined {
+		if (this.account?.itemIndex === itemIndex) return this.account;
+		return [...this.templates.values()].find((refusal) => refusal.itemIndex === itemIndex);
+	}
 }

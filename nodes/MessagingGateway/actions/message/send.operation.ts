@@ -19,7 +19,7 @@ import { buildLocation, buildReaction, buildText, locationFields, reactionFields
 import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
 import { build as buildContacts, fields as contactsFields } from './types/contacts';
 import { buildButtons, buildList, buttonsFields, listFields } from './types/interactive';
-import { build as buildMedia, fields as mediaFields, isMediaKind, readMediaInput } from './types/media';
+import { build as buildMedia, fields as mediaFields, readMediaInput } from './types/media';
 import {
 	build as buildTemplate,
 	fields as templateFields,
@@ -96,7 +96,9 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 		if (!recipients.has(itemIndex)) recipients.set(itemIndex, run.recipientOf(itemIndex));
 		return recipients.get(itemIndex) as string;
 	};
-	const campaign = Campaign.open(this, items.length, recipientOf);
+	// A Campaign Name saved (an expression may give one to some items only): the run keeps a campaign record.
+	const campaignName = (run.node.parameters.campaign as IDataObject | undefined)?.name;
+	const campaign = campaignName !== undefined && campaignName !== '' ? Campaign.open(this, items.length, recipientOf) : null;
 	// The templates read by ID in this run: each ID once, items in progress share a pending read.
 	const templates = new Map<string, Promise<unknown>>();
 	let problems: string[] = [];
@@ -156,7 +158,7 @@ type Message =
 
 /** Reads and checks the item's message of the chosen type (pure builders: a MessageInputError names the field). */
 function readMessage(choice: MessageTypeChoice, params: IDataObject): Message {
-	if (isMediaKind(choice)) return { kind: 'media', input: readMediaInput(choice, params) };
+	if (!(choice in BUILDERS)) return { kind: 'media', input: readMediaInput(choice as MediaKind, params) };
 	// From Template: the placeholders are checked first, then the name and language are read from the template.
 	if (choice === 'template' && isFromTemplate(params)) {
 		templateComponents(params);

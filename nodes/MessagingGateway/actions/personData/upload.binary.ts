@@ -110,7 +110,7 @@ async function uploadFile(
 			// The check plans the parts too, in case the file is rewritten.
 			const planner = new PartPlanner(format, {
 				maxPartBytes: settings.maxPartBytes,
-				earlierRecords: earlierPartRecords.call(this, recordKey),
+				earlierRecords: earlierPartRecords(settings.retries, recordKey),
 			});
 			const check = await checkPersonFile(
 				await open(),

@@ -64,7 +64,7 @@ export async function uploadItems(
 	const summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
 	const planner = new PartPlanner(PERSON_FILE_FORMATS[settings.format], {
 		maxPartBytes: settings.maxPartBytes,
-		earlierRecords: earlierPartRecords.call(this, RECORD_KEY),
+		earlierRecords: earlierPartRecords(settings.retries, RECORD_KEY),
 	});
 	let parts: PartPlan;
 	try {

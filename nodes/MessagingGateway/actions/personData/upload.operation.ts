@@ -14,7 +14,6 @@ import { asUploadError, errorJson } from './upload.errors';
 import { readSettings, type Settings } from './upload.fields';
 import { uploadFiles } from './upload.binary';
 import { uploadItems } from './upload.items';
-import { forgetRetryRecord } from '../retryRecord';
 
 export { description } from './upload.fields';
 
@@ -29,6 +28,6 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 	}
 	const source = this.getNodeParameter('source', 0, 'items') as string;
 	const output = source === 'binary' ? await uploadFiles.call(this, items, settings) : await uploadItems.call(this, items, settings);
-	forgetRetryRecord(this, output);
+	settings.retries.close(output);
 	return output;
 }

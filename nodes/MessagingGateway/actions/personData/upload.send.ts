@@ -10,7 +10,7 @@ import { hasUnknownOutcome, markUnknownOutcome } from '../../../gateway/errors';
 import { gatewayRequest } from '../../../gateway/transport';
 import { type PartPlan, type PartRecords, PersonPartBody, type PlannedPart } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { replayedFailure, RetryRecord, type UncertainFailure, uncertainFailureOf } from '../retryRecord';
+import { replayedFailure, type RetryRecord, type UncertainFailure, uncertainFailureOf } from '../retryRecord';
 import { asNodeError } from '../common';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
@@ -74,16 +74,16 @@ export async function sendFileOnce(
 	settings: Settings,
 	itemIndex: number,
 ): Promise<UploadResponse> {
-	const files = new RetryRecord<FileTry>(this, 'personFiles');
-	const earlier = files.get(key);
+	const { retries } = settings;
+	const earlier = retries.get<FileTry>('personFiles', key);
 	if (earlier?.accepted) return { ...earlier.response };
 	if (earlier) throw replayedFailure(this, earlier.failure, itemIndex);
 	try {
 		const response = await sendFile.call(this, await open(), settings, itemIndex);
-		files.set(key, { accepted: true, response: { ...response } });
+		retries.set<FileTry>('personFiles', key, { accepted: true, response: { ...response } });
 		return response;
 	} catch (error) {
-		if (hasUnknownOutcome(error)) files.set(key, { accepted: false, failure: uncertainFailureOf(error as NodeApiError) });
+		if (hasUnknownOutcome(error)) retries.set<FileTry>('personFiles', key, { accepted: false, failure: uncertainFailureOf(error as NodeApiError) });
 		throw asNodeError(this.getNode(), error, itemIndex);
 	}
 }
@@ -114,9 +114,8 @@ type PartTry = { records: number } & (
 const partKey = (recordKey: string, partIndex: number) => `${recordKey} part ${partIndex}`;
 
 /** For the planning pass: how many records each part of the file `recordKey` held on an earlier try of this run. */
-export function earlierPartRecords(this: IExecuteFunctions, recordKey: string): (partIndex: number) => number | undefined {
-	const tries = new RetryRecord<PartTry>(this, 'personParts');
-	return (partIndex) => tries.get(partKey(recordKey, partIndex))?.records;
+export function earlierPartRecords(retries: RetryRecord, recordKey: string): (partIndex: number) => number | undefined {
+	return (partIndex) => retries.get<PartTry>('personParts', partKey(recordKey, partIndex))?.records;
 }
 
 /**
@@ -137,10 +136,10 @@ export async function sendParts(
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
 	// The parts of this node run's tries, by `<recordKey> part <n>` (retryRecord.ts).
-	const tries = new RetryRecord<PartTry>(this, 'personParts');
+	const { retries } = settings;
 	for (const part of plan.parts) {
 		const key = partKey(options.recordKey, part.index);
-		const earlier = tries.get(key);
+		const earlier = retries.get<PartTry>('personParts', key);
 		const replayed = earlier !== undefined && earlier.outcome !== 'notSent';
 		let body: PersonPartBody | undefined;
 		try {
@@ -153,13 +152,13 @@ export async function sendParts(
 			} else {
 				body = new PersonPartBody(part, format, plan.columns, recordsOf(part));
 				response = await sendFile.call(this, body, settings, options.fileItemIndex);
-				tries.set(key, { records: part.records, outcome: 'accepted', response: { ...response } });
+				retries.set<PartTry>('personParts', key, { records: part.records, outcome: 'accepted', response: { ...response } });
 			}
 			sent.push({ summary: part, response });
 		} catch (error) {
 			// A part whose own records failed fails the same way on every try: only requests are recorded.
 			const cause = part.tooLarge ?? body?.failure;
-			if (!replayed && !cause) tries.set(key, tryOf(error, part.records));
+			if (!replayed && !cause) retries.set<PartTry>('personParts', key, tryOf(error, part.records));
 			failed.push({ summary: part, error: asUploadError(this, cause ?? error, options.word, options.fileItemIndex) });
 			if (!options.continueAfterFailure) break;
 		}
