@@ -11,8 +11,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { messagingGatewayApiTest } from '../gateway/credentialTest';
 import { redact } from '../gateway/errors';
 import { PHONE_ID_QUERY_PARAM } from '../gateway/spec';
-import { gatewayRequest, isLoopbackUrl } from '../gateway/transport';
-import { isHttpsUrl } from '../gateway/urls';
+import { gatewayRequest, isHttpsUrl, isLoopbackUrl } from '../gateway/transport';
 import {
 	forgetRegistration,
 	httpCodeOf,

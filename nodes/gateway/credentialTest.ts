@@ -20,7 +20,7 @@ import type {
 import { defaultCountryProblem, judgePhoneId, phoneIdsOfWebhookList } from './credentialChecks';
 import { describeNetworkError, networkErrorCode, readGatewayError, redact } from './errors';
 import { ENDPOINTS } from './spec';
-import { normaliseBaseUrl } from './urls';
+import { normaliseBaseUrl } from './transport';
 
 interface FullResponse {
 	statusCode: number;

@@ -96,10 +96,24 @@ export function hasUnknownOutcome(error: unknown): boolean {
 
 /**
  * `accepted`: the gateway took the request. `notSent`: it did not, sending it again is safe. `unknown`: it may have
- * taken it; such a request is never repeated, neither by the node nor by n8n's Retry On Fail (transport.ts decides
- * which an answer is: outcomeOfStatus).
+ * taken it; such a request is never repeated, neither by the node nor by n8n's Retry On Fail.
  */
 export type RequestOutcome = 'accepted' | 'notSent' | 'unknown';
+
+/**
+ * The outcome of an HTTP status (docs/retries.md lists this table). A 2xx is accepted (its body must still be
+ * readable: an unreadable 2xx is unknown). Every 4xx, 429 included, is the gateway or its proxy refusing the request
+ * before taking it: not sent. Every 5xx is unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502,
+ * 503 and 504 come when the upstream failed or did not answer in time, which may be after it accepted the message; and
+ * a 500 is the one error status the spec documents ("Server error", section 7) without saying at what point it
+ * happens, while the proxy answers its own failures with a 500 too, so a 500 cannot be told apart from "taken, then
+ * failed". 1xx and 3xx (redirects are not followed) never reached a handler: not sent.
+ */
+export function outcomeOfStatus(status: number): RequestOutcome {
+	if (status >= 200 && status < 300) return 'accepted';
+	if (status >= 500) return 'unknown';
+	return 'notSent';
+}
 
 /** What the user is told when a request may have reached the gateway and was therefore not sent again. */
 export const MAY_HAVE_BEEN_ACCEPTED =

@@ -51,7 +51,7 @@ const KNOWN: Readonly<Record<number, Entry>> = {
 	130429: {
 		scope: 'rate',
 		reason: 'The phone number\'s message throughput was reached.',
-		hint: 'Send more slowly (Sending options: Messages per Second).',
+		hint: 'Send more slowly: set Sending > Messages per Second to what the phone number allows (docs/sending.md says where to read it).',
 	},
 	131000: {
 		scope: 'message',
@@ -131,7 +131,7 @@ const KNOWN: Readonly<Record<number, Entry>> = {
 	131056: {
 		scope: 'rate',
 		reason: 'Too many messages were sent to this recipient in a short time (pair rate limit).',
-		hint: 'Wait before sending to this recipient again (Sending options: Interval per Recipient).',
+		hint: 'Send to this recipient less often: Sending > Interval per Recipient spaces the messages to one recipient (the network allows about one every 6 seconds).',
 	},
 	132000: {
 		scope: 'message',

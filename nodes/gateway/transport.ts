@@ -4,15 +4,15 @@
  * header from spec.ts, bounds the request by its deadline and the execution's Stop, and turns every failure into a
  * NodeApiError that carries the gateway's own message and never the API key.
  *
- * Sending twice is worse than failing once. Every answer has one outcome (outcomeOfStatus, below): accepted, not
+ * Sending twice is worse than failing once. Every answer has one outcome (errors.ts, outcomeOfStatus): accepted, not
  * sent, or unknown. `request` makes one attempt; an error of unknown outcome (5xx, a lost connection, a timeout, an
- * unreadable 2xx, a request aborted by a Stop) is marked so that nothing repeats it. `gatewayRequest`, for the
- * operations that make one request, waits out a 429 and tries again; the message operations' run decides its own waits
- * (actions/message/run.ts).
+ * unreadable 2xx, a request aborted by a Stop) is marked so that nothing repeats it (requestErrors.ts). `gatewayRequest`,
+ * for the operations that make one request, waits out a 429 and tries again; the message operations' run decides its
+ * own waits (actions/message/run.ts).
  *
- * Deadlines: each attempt is ended by its deadline (one `delay`, delay.ts) or by the execution's cancel signal; both
- * let go of the attempt when it ends. A JSON request has a deadline on the whole answer; a streamed upload (its time
- * depends on its size) an idle deadline, restarted by every chunk the request takes from the body.
+ * Deadlines: each attempt is ended by its deadline (one `wait`, at the end of this file) or by the execution's cancel
+ * signal; both let go of the attempt when it ends. A JSON request has a deadline on the whole answer; a streamed upload
+ * (its time depends on its size) an idle deadline, restarted by every chunk the request takes from the body.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -23,35 +23,52 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
+import * as workflow from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BlobBody } from './blobBody';
-import { delay, onAbort, wait } from './delay';
-import {
-	CANCELLED_IN_FLIGHT,
-	describeIdleTimeout,
-	describeNetworkError,
-	describeTimeout,
-	markUnknownOutcome,
-	MAY_HAVE_BEEN_ACCEPTED,
-	networkErrorCode,
-	parseRetryAfterSeconds,
-	type RequestOutcome,
-	readGatewayError,
-	redact,
-	redactDeep,
-} from './errors';
+import { answerError, noAnswerError, sourceError, unreadableAnswer } from './requestErrors';
 import { ENDPOINTS, type EndpointName } from './spec';
-import { normaliseBaseUrl } from './urls';
-
-export { isLoopbackUrl } from './urls';
 
 /** The credential type every node of the package uses. */
 export const CREDENTIAL_TYPE = 'messagingGatewayApi';
 
 export type GatewayContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+// ---- The base URL ----
+
+/** The base URL as the user typed it, without trailing slashes; undefined when it is not an http(s) address. */
+export function normaliseBaseUrl(raw: unknown): string | undefined {
+	if (typeof raw !== 'string') return undefined;
+	const trimmed = raw.trim().replace(/\/+$/, '');
+	try {
+		const url = new URL(trimmed);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? trimmed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Loopback hosts: a local sandbox gateway or a local n8n. */
+export function isLoopbackUrl(raw: string): boolean {
+	try {
+		const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+		return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+	} catch {
+		return false;
+	}
+}
+
+export function isHttpsUrl(raw: string): boolean {
+	try {
+		return new URL(raw).protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
+
+// ---- The connection and its requests ----
 
 export interface GatewaySettings {
 	baseUrl: string;
@@ -191,8 +208,12 @@ export async function request(this: GatewayContext, connection: GatewayConnectio
 	};
 	const deadline: Deadline = { ms: gatewayRequest.timeoutMs ?? REQUEST_TIMEOUT_MS, idle: streamed };
 	const response = await send(this, options, connection, gatewayRequest, deadline);
-	if (outcomeOfStatus(response.statusCode) !== 'accepted') throw gatewayError(this, response, gatewayRequest, connection);
-	return { statusCode: response.statusCode, body: readAnswer(this, response, gatewayRequest), headers: response.headers };
+	const body = parseBody(response.body);
+	// Any answer but a 2xx was refused, or is of unknown outcome (errors.ts, outcomeOfStatus, decides which).
+	if (response.statusCode < 200 || response.statusCode >= 300) throw answerError(this, response, body, connection.apiKey, gatewayRequest.itemIndex);
+	// Every endpoint of the spec answers a JSON object; anything else is of unknown outcome.
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) throw unreadableAnswer(this, response.statusCode, response.body, gatewayRequest.itemIndex);
+	return { statusCode: response.statusCode, body: body as IDataObject, headers: response.headers };
 }
 
 interface RawResponse {
@@ -210,7 +231,7 @@ export interface Deadline {
 
 /**
  * What ends an attempt early: the execution's cancellation, or its deadline (on the whole answer, or `idle`: on a
- * pause of the bytes). The deadline is one `delay` that the attempt's end cancels; an idle deadline that finds bytes
+ * pause of the bytes). The deadline is one `wait` that the attempt's end cancels; an idle deadline that finds bytes
  * moved since it started waits the rest. A request that ends leaves nothing behind: its delay is aborted (n8n's sleep
  * clears its timer) and it stops listening to the execution's cancel signal.
  */
@@ -260,7 +281,7 @@ export class Attempt {
 			if (this.waitingElsewhere?.()) this.touch();
 			const left = (this.deadline.idle ? this.lastActivity : startedAt) + this.deadline.ms - Date.now();
 			if (left <= 0) return this.stop('timeout');
-			if (!(await delay(left, this.finished.signal))) return;
+			if (!(await wait(left, this.finished.signal))) return;
 		}
 	}
 }
@@ -304,86 +325,12 @@ async function send(
 			{ credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: connection.credentials } },
 		)) as RawResponse;
 	} catch (error) {
-		if (body?.sourceFailure !== undefined) throw sourceFailureOf(context, body.sourceFailure, gatewayRequest);
-		throw failureOf(context, error, attempt.ended, connection, gatewayRequest, deadline);
+		if (body?.sourceFailure !== undefined) throw sourceError(context, body.sourceFailure, gatewayRequest.itemIndex);
+		throw noAnswerError(context, error, attempt.ended, { baseUrl: connection.settings.baseUrl, itemIndex: gatewayRequest.itemIndex, deadline });
 	} finally {
 		attempt.end();
 		if (body) body.onChunk = undefined;
 	}
-}
-
-/** The NodeApiError of an attempt that got no answer; only a network code is kept from n8n's error (it holds headers). */
-function failureOf(
-	context: GatewayContext,
-	error: unknown,
-	ended: 'timeout' | 'cancel' | undefined,
-	connection: GatewayConnection,
-	gatewayRequest: GatewayRequest,
-	deadline: Deadline,
-): NodeApiError {
-	const details =
-		ended === 'cancel'
-			? CANCELLED_IN_FLIGHT
-			: ended === 'timeout'
-				? deadline.idle
-					? describeIdleTimeout(deadline.ms)
-					: describeTimeout(deadline.ms)
-				: describeNetworkError(networkErrorCode(error), connection.settings.baseUrl);
-	const failure = apiError(context, { message: details.message, networkError: details.code ?? null }, {
-		message: details.message,
-		description: details.description,
-		itemIndex: gatewayRequest.itemIndex,
-	});
-	return (details.outcome ?? 'unknown') === 'unknown' ? markUnknownOutcome(failure) : failure;
-}
-
-/**
- * The error of a request whose body's source failed: the source's own error when it is a node error (it says what
- * failed), else what failed and that the gateway got nothing complete.
- */
-function sourceFailureOf(context: GatewayContext, failure: unknown, gatewayRequest: GatewayRequest): Error {
-	if (failure instanceof NodeOperationError || failure instanceof NodeApiError) return failure;
-	const reason = failure instanceof Error ? failure.message : String(failure);
-	return new NodeOperationError(context.getNode(), `The file could not be read to its end (${reason})`, {
-		itemIndex: gatewayRequest.itemIndex,
-		description: 'The upload was cut before its last byte: the gateway got nothing complete, and nothing was sent.',
-	});
-}
-
-/**
- * A NodeApiError that keeps the message it is given: n8n replaces any message that mentions a network code
- * (ECONNREFUSED, ETIMEDOUT, ...) with its own generic text, which would hide the gateway's words and ours.
- */
-export function apiError(
-	context: GatewayContext,
-	response: JsonObject,
-	options: { message: string; description?: string; httpCode?: string; itemIndex?: number },
-): NodeApiError {
-	const error = new NodeApiError(context.getNode(), response, options);
-	error.message = options.message;
-	return error;
-}
-
-/**
- * The JSON object of a 2xx answer. Anything else (HTML, truncated JSON, a JSON value that is not an object) is an
- * error of unknown outcome: the request was accepted or may have been, and nothing unreadable becomes output.
- * An empty body reads as `{}`; operations that need fields of the answer check for them.
- */
-function readAnswer(context: GatewayContext, response: RawResponse, gatewayRequest: GatewayRequest): IDataObject {
-	const parsed = parseBody(response.body);
-	if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as IDataObject;
-	const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-	const html = /^\s*</.test(text);
-	throw markUnknownOutcome(apiError(context, { body: text.slice(0, 200) }, {
-		message: html
-			? `The gateway answered ${response.statusCode} with something that is not JSON`
-			: `The gateway answered ${response.statusCode} with an answer that is not complete JSON`,
-		description: html
-			? `${MAY_HAVE_BEEN_ACCEPTED} Check the Base URL of the credential: it should be the gateway address, without a path.`
-			: MAY_HAVE_BEEN_ACCEPTED,
-		httpCode: String(response.statusCode),
-		itemIndex: gatewayRequest.itemIndex,
-	}));
 }
 
 /** An answer's body as JSON when it is JSON text; an empty or missing body reads as `{}`, other text as it is. */
@@ -397,51 +344,72 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** The error of an answer that is not a 2xx: the gateway's words, its outcome's description, never the key. */
-function gatewayError(
-	context: GatewayContext,
-	response: RawResponse,
-	gatewayRequest: GatewayRequest,
-	connection: GatewayConnection,
-): NodeApiError {
-	const secrets = connection.apiKey ? [connection.apiKey] : [];
-	const body = redactDeep(parseBody(response.body), secrets);
-	const details = readGatewayError(response.statusCode, body, response.statusMessage);
-	const location = response.headers.location;
-	const redirect = response.statusCode < 400 && typeof location === 'string';
-	const error = apiError(context, (typeof body === 'object' ? body : { body }) as JsonObject, {
-		message: redact(details.message, secrets),
-		description: redirect
-			? `The gateway redirected to ${location}: check the Base URL of the credential (https, no path).`
-			: describeStatusOutcome(response.statusCode, details.description && redact(details.description, secrets)),
-		httpCode: String(response.statusCode),
-		itemIndex: gatewayRequest.itemIndex,
-	});
-	const retryAfterSeconds = parseRetryAfterSeconds(response.headers['retry-after']);
-	if (retryAfterSeconds !== undefined) error.context.retryAfterSeconds = retryAfterSeconds;
-	return outcomeOfStatus(response.statusCode) === 'unknown' ? markUnknownOutcome(error) : error;
-}
+// ---- Waits: the one timer of the nodes ----
 
-// ---- What an answer says about a request (docs/retries.md lists this table) ----
+type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 /**
- * The outcome of an HTTP status. A 2xx is accepted (its body must still be readable: an unreadable 2xx is unknown).
- * Every 4xx, 429 included, is the gateway or its proxy refusing the request before taking it: not sent. Every 5xx is
- * unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502, 503 and 504 come when the upstream failed or
- * did not answer in time, which may be after it accepted the message; and a 500 is the one error status the spec
- * documents ("Server error", section 7) without saying at what point it happens, while the proxy answers its own
- * failures with a 500 too, so a 500 cannot be told apart from "taken, then failed". 1xx and 3xx (redirects are not
- * followed) never reached a handler: not sent.
+ * n8n-workflow's abortable sleep, whichever the host n8n has (the node runs on the host's n8n-workflow): 2.0 to 2.30
+ * export `sleepWithAbort(ms, signal)` beside a `sleep(ms)` without one; 2.35 to 2.41 only `sleep(ms, signal)`. All
+ * reject when the signal aborts and clear their timer; some leave their abort listener on the signal when the time
+ * elapses (2.0, 2.35), so `wait` passes each sleep a signal of its own.
  */
-export function outcomeOfStatus(status: number): RequestOutcome {
-	if (status >= 200 && status < 300) return 'accepted';
-	if (status >= 500) return 'unknown';
-	return 'notSent';
+export function abortableSleepOf(module: object): AbortableSleep {
+	const exported = module as { sleepWithAbort?: unknown; sleep?: unknown };
+	if (typeof exported.sleepWithAbort === 'function') return exported.sleepWithAbort as AbortableSleep;
+	if (typeof exported.sleep === 'function') return exported.sleep as AbortableSleep;
+	throw new Error('n8n-workflow exports neither sleepWithAbort nor sleep');
 }
 
-/** The description of an error answer, by its outcome; `detail` is the gateway's own description, when it gave one. */
-function describeStatusOutcome(status: number, detail?: string): string | undefined {
-	const outcome = outcomeOfStatus(status);
-	if (outcome === 'unknown') return detail ? `${detail} ${MAY_HAVE_BEEN_ACCEPTED}` : MAY_HAVE_BEEN_ACCEPTED;
-	return detail;
+const abortableSleep = abortableSleepOf(workflow);
+
+/** Node's timers take at most 2^31-1 ms (a longer one fires at once): longer waits are taken in steps. */
+const LONGEST_STEP_MS = 2_147_483_647;
+
+/**
+ * Waits `ms`, or less when `stop` (n8n's cancel signal of the execution, or any signal) aborts: true when the time
+ * elapsed, false when it aborted (also when it already had). Never rejects, however the host's sleep rejects on an
+ * abort (2.0.x: ManualExecutionCancelledError; later: the signal's reason).
+ */
+export async function wait(ms: number, stop: AbortSignal | undefined, sleep: AbortableSleep = abortableSleep): Promise<boolean> {
+	if (stop?.aborted) return false;
+	const own = new AbortController();
+	const stopListening = onAbort(stop, () => own.abort());
+	try {
+		for (let left = Math.max(0, ms); ; ) {
+			const step = Math.min(left, LONGEST_STEP_MS);
+			// Both sleeps reject only when the signal aborts.
+			if (!(await sleep(step, own.signal).then(() => true, () => false))) return false;
+			left -= step;
+			if (left <= 0) return !own.signal.aborted;
+		}
+	} finally {
+		stopListening();
+	}
+}
+
+/**
+ * Waits for `work`, at most `ms`: the wait ends with the work, and its timer with it (a sleep raced against the work
+ * would stay behind for the whole `ms`). The work goes on after a timeout; its outcome is not this wait's.
+ */
+export async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+	const done = new AbortController();
+	const finish = () => done.abort();
+	void work.then(finish, finish);
+	await wait(ms, done.signal);
+}
+
+/**
+ * Calls `handler` once when `signal` aborts (at once when it already has); the returned function removes it. Waits and
+ * requests listen to n8n's cancel signal of the execution this way and stop listening when they end, so that nothing
+ * of a finished one stays on the signal.
+ */
+export function onAbort(signal: AbortSignal | undefined, handler: () => void): () => void {
+	if (!signal) return () => undefined;
+	if (signal.aborted) {
+		handler();
+		return () => undefined;
+	}
+	signal.addEventListener('abort', handler, { once: true });
+	return () => signal.removeEventListener('abort', handler);
 }

@@ -157,7 +157,7 @@ describe('a campaign run', () => {
 		for (const json of again) expect(['alreadySent', 'maybeSent', 'sent']).toContain(json.status);
 	});
 
-	it('a run stopped mid-send, then run again: every recipient once, the window flagged, the count in the log', async () => {
+	it('a run stopped mid-send, then run again: every recipient once, the window flagged, the count in the log and in the custom data n8n keeps', async () => {
 		gateway.sandbox.setLatency(100);
 		const controller = new AbortController();
 		const watch = setInterval(() => gateway.sandbox.requests.length >= 30 && controller.abort(), 2);
@@ -166,7 +166,8 @@ describe('a campaign run', () => {
 		);
 		expect(stopped.message).toMatch(/^The execution was canceled: \d+ of 200 items were sent$/);
 		const sentCount = Number(/(\d+) of 200/.exec(stopped.message)?.[1]);
-		expect(getLogs()).toContainEqual(expect.stringContaining(`info Messaging Gateway: the execution was canceled: ${sentCount} of 200 items were sent`));
+		expect(getLogs()).toContainEqual(expect.stringContaining(`info Messaging Gateway: The execution was canceled: ${sentCount} of 200 items were sent`));
+		expect((stopped as { customData?: Record<string, string> }).customData).toEqual({ messagesSent: `${sentCount} of 200` });
 		await new Promise((resolve) => setTimeout(resolve, 300));
 
 		const again = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(200) }));
@@ -371,7 +372,7 @@ describe('the breaker: one refusal that every further message would get stops th
 	it('without Continue On Fail: one error that says the key was refused, and how many were sent and not sent', async () => {
 		gateway.sandbox.failNext('messages', 1, 'key-refused', { skip: 2 });
 		const error = await rejectionOf(runGateway(gateway.sandbox, campaign('spring', {}, { parallelRequests: 1 }), { items: phones(100) }));
-		expect(error.message).toMatch(/\(2 of 100 sent, 98 not sent: the gateway refused the API key \(HTTP 401\)\)$/);
+		expect(error.message).toMatch(/\(2 of 100 items sent, 1 refused, 97 not sent: the gateway refused the API key \(HTTP 401\)\)$/);
 		expect(error.description).toMatch(/2 of 100 items were sent before the run stopped at item 2/);
 	});
 });

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { MediaFormat } from '../../nodes/gateway/mediaFormat';
+import type { MediaFormat } from '../../nodes/gateway/media';
 import { mediaFile, SIGNATURES } from '../fixtures/media';
 import type { InputItem } from '../harness';
 import { bodyExamples, jsonItems, outputJson, rejectionOf, runGateway, useSandbox } from './support';

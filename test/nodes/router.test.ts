@@ -6,7 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as messageResource from '../../nodes/MessagingGateway/actions/message';
-import { BATCHING_DEFAULTS, SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/message/run';
+import { BATCHING_DEFAULTS, SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/message/sending';
 import type { RecordedRequest } from '../sandbox';
 import { rejectionOf, runGateway, sendText, useSandbox } from './support';
 

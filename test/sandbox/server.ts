@@ -12,7 +12,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { MediaFormat } from '../../nodes/gateway/mediaFormat';
+import type { MediaFormat } from '../../nodes/gateway/media';
 import {
 	CHANNEL,
 	ENDPOINTS,

@@ -4,7 +4,7 @@
  */
 import type { INodePropertyCollection, INodeProperties } from 'n8n-workflow';
 
-import { BATCHING_DEFAULTS, SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/message/run';
+import { BATCHING_DEFAULTS, SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/message/sending';
 import { sendingField } from '../../nodes/MessagingGateway/actions/message/sending';
 
 /** Well under the 35 characters of "Minimum Interval per Recipient (Ms)", which n8n 2.41's add menu cut short. */

@@ -12,7 +12,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { networkCodeOf } from '../../gateway/errors';
 import { refusalDescription, refusalMessage, refusedFields, type RefusalContext } from '../../gateway/networkErrors';
 import { REQUEST_TIMEOUT_MS } from '../../gateway/transport';
-import { MessageInputError, textOf } from './message/types/common';
+import { textOf } from './message/types/common';
 
 export type { RefusalContext } from '../../gateway/networkErrors';
 
@@ -27,19 +27,6 @@ export function inputError(
 	description = `Correct "${field}" of item ${itemIndex}. Nothing was sent for this item.`,
 ): NodeOperationError {
 	return new NodeOperationError(node, `${field} (item ${itemIndex}): ${reason}`, { itemIndex, description });
-}
-
-/**
- * Runs pure reading and checking code; its MessageInputError becomes the item's error naming the field. Call it for
- * everything an item needs before its first request, so that bad input sends nothing.
- */
-export function checkInput<T>(node: INode, itemIndex: number, read: () => T): T {
-	try {
-		return read();
-	} catch (error) {
-		if (error instanceof MessageInputError) throw inputError(node, itemIndex, error.field, error.reason);
-		throw new NodeOperationError(node, error instanceof Error ? error : new Error(String(error)), { itemIndex });
-	}
 }
 
 export interface TextParameterOptions {
@@ -139,7 +126,7 @@ export function describeRefusal(
 		httpCode: error.httpCode ?? undefined,
 		itemIndex,
 	});
-	// n8n replaces a message that mentions a network code with its own text (see apiError in gateway/transport.ts).
+	// n8n replaces a message that mentions a network code with its own text (see apiError in gateway/requestErrors.ts).
 	refusal.message = message;
 	// An error passes several catch blocks: it is described once.
 	refusal.context.described = true;

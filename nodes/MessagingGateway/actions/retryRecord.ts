@@ -11,10 +11,13 @@
  * node (a loop's next round), which starts a new record. A node without Retry On Fail keeps nothing. When a run
  * returns in a way n8n does not retry, its record goes (`close`). Entries are JSON (the context is saved as such).
  */
-import type { IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
-import { markUnknownOutcome } from '../../gateway/errors';
-import { apiError } from '../../gateway/transport';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { hasUnknownOutcome, markUnknownOutcome } from '../../gateway/errors';
+import { apiError } from '../../gateway/requestErrors';
 
 /** The error of a request that may have arrived, as a retry gives it again. */
 export interface UncertainFailure {
@@ -22,6 +25,9 @@ export interface UncertainFailure {
 	description?: string;
 	httpCode?: string;
 }
+
+/** An entry of a request: its answer, or its error of unknown outcome. */
+type RequestEntry<Answer> = { accepted: true; answer: Answer } | { accepted: false; failure: UncertainFailure };
 
 /** The record's sections: one per kind of request. */
 export type RetrySection = 'messages' | 'personFiles' | 'personParts';
@@ -61,6 +67,27 @@ export class RetryRecord {
 	}
 
 	/**
+	 * A request an earlier try of this node run made (a message, a person file): its answer again, or its error of
+	 * unknown outcome given again under `itemIndex`; undefined when there was none, or it was not sent.
+	 */
+	answerOf<Answer extends object>(section: RetrySection, key: string, itemIndex: number): Answer | undefined {
+		const earlier = this.get<RequestEntry<Answer>>(section, key);
+		if (earlier?.accepted) return { ...earlier.answer };
+		if (earlier) throw replayedFailure(this.context, earlier.failure, itemIndex);
+		return undefined;
+	}
+
+	/** The gateway accepted the request: a retry gives `answer` again. */
+	accepted(section: RetrySection, key: string, answer: object): void {
+		this.set<RequestEntry<object>>(section, key, { accepted: true, answer: { ...answer } });
+	}
+
+	/** The request failed: when its outcome is unknown, a retry gives its error again and does not send it. */
+	failed(section: RetrySection, key: string, error: unknown): void {
+		if (error instanceof NodeApiError && hasUnknownOutcome(error)) this.set<RequestEntry<object>>(section, key, { accepted: false, failure: uncertainFailureOf(error) });
+	}
+
+	/**
 	 * The node run returned `output`: the record stays for n8n's next try (Retry On Fail, its first item an error, a
 	 * try left), or goes.
 	 */
@@ -83,4 +110,13 @@ export function uncertainFailureOf(error: NodeApiError): UncertainFailure {
 /** The error of a request of unknown outcome, rebuilt for a retry that does not send it again. */
 export function replayedFailure(context: IExecuteFunctions, failure: UncertainFailure, itemIndex: number | undefined): NodeApiError {
 	return markUnknownOutcome(apiError(context, { message: failure.message }, { ...failure, itemIndex }));
+}
+
+/**
+ * What the record knows an item's message by: its index and a hash of the message before any upload (a retry uploads
+ * again and gets a new media id), so that a retry with the same input finds it; a message that changed between tries
+ * (an expression with `$now`) is a new message.
+ */
+export function retryKeyOf(itemIndex: number, message: unknown): string {
+	return `${itemIndex}:${createHash('sha256').update(JSON.stringify(message)).digest('base64')}`;
 }

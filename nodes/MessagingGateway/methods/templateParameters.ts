@@ -10,8 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { gatewayRequest } from '../../gateway/transport';
 import { asNodeError } from '../actions/common';
 import { TEMPLATE_ID_PARAMETER } from '../actions/message/types/template';
-import type { GatewayTemplate } from '../templates/components';
-import { listTemplateParameters, type TemplateParameter } from '../templates/parameters';
+import { type GatewayTemplate, listTemplateParameters, type TemplateParameter } from '../templates/components';
 
 const NO_TEMPLATE_NOTICE = 'Enter a fixed Template ID above to list the template’s parameters';
 

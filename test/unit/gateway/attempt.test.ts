@@ -1,5 +1,5 @@
 /**
- * The deadline and cancellation of one request attempt (gateway/transport.ts, Attempt, on delay.ts): a deadline fires once, on
+ * The deadline and cancellation of one request attempt (gateway/transport.ts, Attempt, on its `wait`): a deadline fires once, on
  * time (no polling loop: it is one sleep), an idle one moves with the bytes, an attempt that ends first is never ended
  * by it and leaves no timer, and the execution's cancellation ends it at once.
  */

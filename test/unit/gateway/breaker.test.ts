@@ -54,16 +54,6 @@ describe('the breaker', () => {
 		expect(breaker.blocking(undefined)).toBeUndefined();
 	});
 
-	it('counts the items it stopped', () => {
-		const breaker = new RunBreaker();
-		expect(breaker.stop(undefined)).toBeUndefined();
-		breaker.trip({ scope: 'template', itemIndex: 1, template: 'promo (en)', reason: 'paused' });
-		breaker.stop('promo (en)');
-		breaker.stop('other (en)');
-		breaker.stop('promo (en)');
-		expect(breaker.stoppedItems).toBe(2);
-	});
-
 	it('names the item not sent and the item that stopped the run', () => {
 		expect(notSentText(7, { scope: 'account', itemIndex: 2, reason: 'the gateway refused the API key (HTTP 401)' })).toBe(
 			'Not sent (item 7): the run stopped after item 2 because the gateway refused the API key (HTTP 401)',

@@ -1,4 +1,4 @@
-/** The media checks of spec section 8 (gateway/media.ts) and the format detection behind them (gateway/mediaFormat.ts). */
+/** The media checks of spec section 8 and the format detection behind them (gateway/media.ts). */
 import {
 	acceptedFormatsOf,
 	base64ByteLength,
@@ -10,7 +10,7 @@ import {
 	MEDIA_FORMATS,
 	SIGNATURE_BYTES,
 	type MediaFormat,
-} from '../../../nodes/gateway/mediaFormat';
+} from '../../../nodes/gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../nodes/gateway/spec';
 import { mediaFile, SIGNATURES } from '../../fixtures/media';
 

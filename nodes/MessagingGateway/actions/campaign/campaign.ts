@@ -12,16 +12,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { inputError } from '../common';
 import { CampaignLock, LOCK_TIMING, type LockRefusal, type LockTiming } from './lock';
-import {
-	CLAIM_CHUNK,
-	type CampaignEntry,
-	type ItemOutcome,
-	type RecordMode,
-	RunRecord,
-	type SkipReason,
-	skipText,
-	type Write,
-} from './record';
+import { RunRecord } from './record';
+import { CLAIM_CHUNK, type CampaignEntry, type ItemOutcome, type RecordMode, type SkipReason, skipText, type Write } from './marks';
 
 export const campaignField: INodeProperties = {
 	displayName: 'Campaign',

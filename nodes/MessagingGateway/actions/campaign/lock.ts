@@ -25,7 +25,7 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { delay, wait } from '../../../gateway/delay';
+import { wait } from '../../../gateway/transport';
 
 export interface LockTiming {
 	/** Between two beats. */
@@ -170,7 +170,7 @@ export class CampaignLock {
 		} catch (error) {
 			return notTaken((error as Error).message);
 		}
-		if (!(await delay(this.timing.settleMs, this.ended.signal))) return heldElsewhere(this.timing);
+		if (!(await wait(this.timing.settleMs, this.ended.signal))) return heldElsewhere(this.timing);
 		const verdict = await this.tryTake();
 		if (typeof verdict === 'object') return verdict;
 		return verdict === 'ours' ? await this.hold(true) : 'alive';
@@ -188,7 +188,7 @@ export class CampaignLock {
 		const firstBeat = await this.beat();
 		if (firstBeat) return notTaken(firstBeat.message);
 		this.beating = this.beatUntilEnd();
-		if (tookOver) await delay(this.timing.beatMs + this.timing.settleMs, this.ended.signal);
+		if (tookOver) await wait(this.timing.beatMs + this.timing.settleMs, this.ended.signal);
 		this.checkLapse();
 		if (this.state === 'held') return undefined;
 		// Another execution holds it after all: wait for it as for any holder.
@@ -236,7 +236,7 @@ export class CampaignLock {
 	}
 
 	private async beatUntilEnd(): Promise<void> {
-		while (await delay(this.timing.beatMs, this.ended.signal)) {
+		while (await wait(this.timing.beatMs, this.ended.signal)) {
 			this.checkLapse();
 			if (this.state !== 'held') return; // Final: a later beat must not revive a lock another may hold.
 			const error = await this.beat();

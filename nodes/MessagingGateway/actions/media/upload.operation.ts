@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { acceptedFormatsOf, isMediaKind } from '../../../gateway/mediaFormat';
+import { acceptedFormatsOf, isMediaKind } from '../../../gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS } from '../../../gateway/spec';
 import { gatewayRequest, openConnection } from '../../../gateway/transport';
 import { optionsWithTimeout, readTextParameter, timeoutMsOf } from '../common';

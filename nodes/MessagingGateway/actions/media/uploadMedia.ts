@@ -18,8 +18,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { createMediaUploadBody, type FileBytes } from '../../../gateway/blobBody';
 import { networkErrorCode } from '../../../gateway/errors';
-import { base64ByteLength, base64Head, checkMediaFile, SIGNATURE_BYTES } from '../../../gateway/mediaFormat';
 import {
+	base64ByteLength,
+	base64Head,
+	checkMediaFile,
 	declaredLengthOf,
 	declaredTypeOf,
 	describeDownloadNetworkError,
@@ -31,11 +33,13 @@ import {
 	readAll,
 	readMediaUrl,
 	redirectTarget,
+	SIGNATURE_BYTES,
 	TOO_MANY_REDIRECTS,
-} from '../../../gateway/mediaUrl';
+} from '../../../gateway/media';
 import type { NodeStream } from '../../../gateway/nodeStream';
 import { MEDIA_LIMITS, type MediaKind } from '../../../gateway/spec';
-import { apiError, Attempt, type GatewayAnswer, type GatewayRequest } from '../../../gateway/transport';
+import { apiError } from '../../../gateway/requestErrors';
+import { Attempt, type GatewayAnswer, type GatewayRequest } from '../../../gateway/transport';
 
 export interface UploadedMedia {
 	id: string;

@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CHANNEL } from '../../../gateway/spec';
-import { MessageRun, retryKeyOf } from './run';
+import { MessageRun } from './run';
 import { requiredText } from './types/common';
 
 export const description: INodeProperties[] = [
@@ -32,7 +32,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 		async (itemIndex) => {
 			const messageId = run.param('readMessageId', itemIndex);
 			const body = run.check(itemIndex, () => buildMarkAsReadBody(messageId));
-			return await run.send(itemIndex, body, { retryKey: retryKeyOf(itemIndex, body), markedMessageId: body.message_id });
+			return await run.send(itemIndex, body, { message: body, markedMessageId: body.message_id });
 		},
 	);
 	run.close(output);

@@ -9,6 +9,7 @@
  *   and time raises again, and the waits of recipients the network found messaged too often.
  * - `RunBreaker`: the refusals that stop further requests (their scope, gateway/networkErrors.ts).
  */
+import type { Wait } from '../../../gateway/errors';
 import type { Refusal } from '../../../gateway/networkErrors';
 
 // ---- Items ----
@@ -266,6 +267,22 @@ export class Pacer {
 	}
 
 	/**
+	 * The network answered a request started at `startedAt` with a wait (errors.ts, waitOf): the pace follows it. True
+	 * when the message may go again by `deadline` (its Timeout since its first try); a Retry-After past the deadline
+	 * is not waited for, nor does it hold the run's other items.
+	 */
+	refused(answer: Wait, now: number, startedAt: number, recipient: string | undefined, deadline: number): boolean {
+		if (answer.kind === 'pairRate') {
+			if (recipient !== undefined) this.pairRateRefused(now, recipient);
+		} else if (answer.retryAfterMs !== undefined && now + answer.retryAfterMs > deadline) {
+			return false;
+		} else {
+			this.throughputRefused(now, startedAt, answer.retryAfterMs);
+		}
+		return now + this.waitFor(now, recipient) <= deadline;
+	}
+
+	/**
 	 * The phone's throughput refused a request started at `startedAt` (130429, or a 429 with its Retry-After): every
 	 * start waits (the Retry-After, or until the oldest answer accepted in the last second is a second old), and the
 	 * pace goes down to what the phone accepted in the last second, less a tenth, unless it went down after this
@@ -359,19 +376,9 @@ export class RunBreaker {
 		else if (refusal.template && !this.templates.has(refusal.template)) this.templates.set(refusal.template, refusal);
 	}
 
-	/** Items the breaker stopped before their request (counted by `stop`). */
-	stoppedItems = 0;
-
 	/** The refusal that stops a message (with this template), or undefined: it may be sent. */
 	blocking(template: string | undefined): Refusal | undefined {
 		return this.account ?? (template === undefined ? undefined : this.templates.get(template));
-	}
-
-	/** As `blocking`, and counts the item as stopped when a refusal stops it. */
-	stop(template: string | undefined): Refusal | undefined {
-		const refusal = this.blocking(template);
-		if (refusal) this.stoppedItems++;
-		return refusal;
 	}
 
 	/** The refusal an item's answer tripped, if it tripped one. */

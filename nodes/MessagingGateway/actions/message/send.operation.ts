@@ -6,20 +6,21 @@
  * pace, the network's waits, Retry On Fail). The output is the gateway's answer, with the campaign's fields when the
  * item has one; an item a campaign does not send says why (campaign/record.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { hasUnknownOutcome } from '../../../gateway/errors';
+import { apiError } from '../../../gateway/requestErrors';
 import type { MediaKind } from '../../../gateway/spec';
 import { asNodeError, readTextParameter } from '../common';
 import { Campaign } from '../campaign/campaign';
-import type { ItemOutcome } from '../campaign/record';
+import type { ItemOutcome } from '../campaign/marks';
 import { uploadMediaFromBinary, uploadMediaFromUrl } from '../media/uploadMedia';
-import { MessageRun, retryKeyOf } from './run';
-import { buildLocation, buildReaction, buildText, locationFields, reactionFields, textFields } from './types/basic';
+import { MessageRun } from './run';
+import { buildLocation, buildMedia, buildReaction, buildText, locationFields, mediaFields, reactionFields, readMediaInput, textFields } from './types/basic';
 import { messageBody, type MessagePayload, type MessageTypeChoice } from './types/common';
 import { build as buildContacts, fields as contactsFields } from './types/contacts';
 import { buildButtons, buildList, buttonsFields, listFields } from './types/interactive';
-import { build as buildMedia, fields as mediaFields, readMediaInput } from './types/media';
 import {
 	build as buildTemplate,
 	fields as templateFields,
@@ -123,7 +124,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 					const payload = await payloadOf.call(this, run, templates, itemIndex, message);
 					const sent = await run.send(itemIndex, messageBody(to, payload), {
 						turn,
-						retryKey: retryKeyOf(itemIndex, message),
+						message,
 						beforeRequest: () => campaign?.checkLock(itemIndex),
 					});
 					outcome = 'sent';
@@ -194,11 +195,31 @@ async function payloadOf(
 			run.request({ endpoint: 'templates', method: 'GET', pathSuffix: `/${encodeURIComponent(templateId)}`, itemIndex }).then((answer) => answer.body),
 		);
 	}
-	const template = await run.shared(templates.get(templateId) as Promise<unknown>, itemIndex);
+	const template = await sharedRead(run, templates.get(templateId) as Promise<unknown>, itemIndex);
 	// Hidden fields are normally empty here; a workflow that still carries a typed name or language is checked.
 	const typed = { templateName: run.param('templateName', itemIndex, ''), templateLanguage: run.param('templateLanguage', itemIndex, '') };
 	const identity = run.check(itemIndex, () => identityOfTemplate(template, templateId, typed));
 	return run.check(itemIndex, () => buildTemplate({ ...message.params, ...identity }));
+}
+
+/**
+ * Waits for a read the run's items share (a template read once for all items with its ID); its error is given again
+ * under this item's index (an error names one item).
+ */
+async function sharedRead<T>(run: MessageRun, read: Promise<T>, itemIndex: number): Promise<T> {
+	try {
+		return await read;
+	} catch (error) {
+		if (!(error instanceof NodeApiError)) throw asNodeError(run.node, error, itemIndex);
+		const again = apiError(run.context, (error.errorResponse ?? { message: error.message }) as JsonObject, {
+			message: error.message,
+			description: error.description ?? undefined,
+			httpCode: error.httpCode ?? undefined,
+			itemIndex,
+		});
+		again.context = { ...error.context, itemIndex };
+		throw again;
+	}
 }
 
 /**

@@ -19,7 +19,7 @@ import type {
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { asNodeError, describeRefusal, errorJson } from '../common';
-import { MessageRun, retryKeyOf } from './run';
+import { MessageRun } from './run';
 import { messageBody, requiredText } from './types/common';
 import {
 	type ApprovalOptions,
@@ -68,7 +68,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 			};
 		});
 		const body = messageBody(to, { type: 'text', text: { body: text } });
-		await run.send(itemIndex, body, { retryKey: retryKeyOf(itemIndex, body) });
+		await run.send(itemIndex, body, { message: body });
 		run.close(items);
 		await this.putExecutionToWait(waitTill ?? WAIT_INDEFINITELY);
 	} catch (error) {

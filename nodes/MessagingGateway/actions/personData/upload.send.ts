@@ -59,9 +59,6 @@ export async function sendFile(
 
 // ---- Retry On Fail ----
 
-/** What a try of this node run left of a whole file: its answer, or the error of an upload that may have arrived. */
-type FileTry = { accepted: true; response: UploadResponse } | { accepted: false; failure: UncertainFailure };
-
 /**
  * A whole file sent as it is, once per node run (retryRecord.ts): when n8n's Retry On Fail runs the node again, a file
  * the gateway accepted or may have accepted is not uploaded again; its answer (or error) is used. Key: `file <item>`.
@@ -75,15 +72,14 @@ export async function sendFileOnce(
 	itemIndex: number,
 ): Promise<UploadResponse> {
 	const { retries } = settings;
-	const earlier = retries.get<FileTry>('personFiles', key);
-	if (earlier?.accepted) return { ...earlier.response };
-	if (earlier) throw replayedFailure(this, earlier.failure, itemIndex);
+	const earlier = retries.answerOf<UploadResponse>('personFiles', key, itemIndex);
+	if (earlier) return earlier;
 	try {
 		const response = await sendFile.call(this, await open(), settings, itemIndex);
-		retries.set<FileTry>('personFiles', key, { accepted: true, response: { ...response } });
+		retries.accepted('personFiles', key, response);
 		return response;
 	} catch (error) {
-		if (hasUnknownOutcome(error)) retries.set<FileTry>('personFiles', key, { accepted: false, failure: uncertainFailureOf(error as NodeApiError) });
+		retries.failed('personFiles', key, error);
 		throw asNodeError(this.getNode(), error, itemIndex);
 	}
 }

@@ -11,9 +11,11 @@ import {
 	buildComponents,
 	COMPONENT_FORMATS,
 	parseComponentsJson,
+	placeholder,
+	placeholderSlots,
+	placeholdersReadAsNumbers,
 	type TemplateComponent,
 } from '../../templates/components';
-import { placeholder, placeholderSlots, placeholdersReadAsNumbers } from '../../templates/components';
 import { inputError, readTextOption, readTextParameter } from '../common';
 
 type TemplateOperation = 'create' | 'edit';

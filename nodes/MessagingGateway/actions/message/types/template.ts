@@ -10,8 +10,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkTemplateName } from '../../../templates/components';
-import { buildMessageComponents, parametersFromIds } from '../../../templates/parameters';
+import { buildMessageComponents, checkTemplateName, parametersFromIds } from '../../../templates/components';
 
 import {
 	collectionEntries,

@@ -1,12 +1,14 @@
 /**
- * The nodes' one timer (gateway/delay.ts): n8n-workflow's abortable sleep of the host's version, found by what the
+ * The nodes' one timer (gateway/transport.ts, `wait`): n8n-workflow's abortable sleep of the host's version, found by what the
  * version exports. A wait ends when its time elapses or at once when its signal aborts, never rejects, and leaves no
  * timer and no listener behind.
  */
 import { getEventListeners } from 'node:events';
 import * as workflow from 'n8n-workflow';
 
-import { abortableSleepOf, delay, wait, waitAtMost, type AbortableSleep } from '../../../nodes/gateway/delay';
+import { abortableSleepOf, wait, waitAtMost } from '../../../nodes/gateway/transport';
+
+type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
@@ -43,30 +45,30 @@ describe('the sleep of the host n8n-workflow', () => {
 describe.each([
 	['the installed n8n-workflow', undefined],
 	['n8n-workflow 2.0.x (sleepWithAbort)', sleepWithAbortOf2_0],
-] as const)('delay on %s', (_name, sleep) => {
+] as const)('wait on %s', (_name, sleep) => {
 	it('waits the time and says it elapsed', async () => {
 		const started = Date.now();
-		expect(await delay(120, new AbortController().signal, sleep)).toBe(true);
+		expect(await wait(120, new AbortController().signal, sleep)).toBe(true);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(115);
 	});
 
 	it('ends at once when the signal aborts, without rejecting, and leaves no timer', async () => {
 		const before = timers();
-		const wait = new AbortController();
+		const stop = new AbortController();
 		const started = Date.now();
-		const waiting = delay(60_000, wait.signal, sleep);
-		setTimeout(() => wait.abort(), 30);
+		const waiting = wait(60_000, stop.signal, sleep);
+		setTimeout(() => stop.abort(), 30);
 		expect(await waiting).toBe(false);
 		expect(Date.now() - started).toBeLessThan(200);
 		expect(timers()).toBe(before);
-		expect(getEventListeners(wait.signal, 'abort')).toHaveLength(0);
+		expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
 	});
 
 	it('does not wait on a signal that already aborted', async () => {
-		const wait = new AbortController();
-		wait.abort();
+		const stop = new AbortController();
+		stop.abort();
 		const started = Date.now();
-		expect(await delay(60_000, wait.signal, sleep)).toBe(false);
+		expect(await wait(60_000, stop.signal, sleep)).toBe(false);
 		expect(Date.now() - started).toBeLessThan(50);
 	});
 });
