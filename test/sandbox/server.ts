@@ -21,7 +21,7 @@ import {
 	PHONE_ID_QUERY_PARAM,
 } from '../../nodes/gateway/spec';
 import { handleControl } from './control';
-import { errorBody, GatewayError, invalid } from './errors';
+import { errorBody, GatewayError, invalid, keyRefused, keyRefusedBody } from './errors';
 import { checkMediaOfMessage } from './media-kinds';
 import { messageResponse, validateMessage } from './messages';
 import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
@@ -84,7 +84,8 @@ export type Latency = number | ((request: RecordedRequest) => number);
  * byte per `trickleMs` and never completes; `truncated-json`, `empty-200`, `no-ids`: a 200 whose body is cut short,
  * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway); `stop-reading`:
  * the body is not read (after its first bytes) and no answer comes, as a gateway that stalls in the middle of an upload.
- * `key-refused`: 401, the API key refused (revoked since the run began); `account-locked`: 400 with the network's
+ * `key-refused`: 401, the API key refused (revoked since the run began), with the gateway's own body (no network
+ * code, as every refused key: docs/gateway.md, Decisions); `account-locked`: 400 with the network's
  * code 131031 (the business account locked): refusals that every further message of the run would get.
  */
 export type FailureMode =
@@ -502,7 +503,7 @@ export class SandboxGateway implements Sandbox {
 		if (failure.mode === 'empty-200') return this.send(res, record, 200, '', { 'content-type': 'application/json' });
 		if (failure.mode === 'no-ids') return this.send(res, record, 200, { messaging_product: CHANNEL, contacts: [] });
 		if (failure.mode === 'key-refused') {
-			return this.send(res, record, 401, errorBody('Invalid API key: the key was revoked', 'OAuthException', 190));
+			return this.send(res, record, 401, keyRefusedBody('Invalid API key: the key was revoked'));
 		}
 		if (failure.mode === 'account-locked') {
 			return this.send(res, record, 400, errorBody('(#131031) Business Account locked', 'OAuthException', 131031));
@@ -531,9 +532,9 @@ export class SandboxGateway implements Sandbox {
 	private authenticate(req: IncomingMessage): string {
 		const key = req.headers.apikey;
 		if (typeof key !== 'string' || key === '') {
-			throw new GatewayError(401, 'Missing API key: send it in the apikey header');
+			throw keyRefused('Missing API key: send it in the apikey header');
 		}
-		if (!this.apiKeys.has(key)) throw new GatewayError(401, 'Invalid API key: the apikey header does not match any caller');
+		if (!this.apiKeys.has(key)) throw keyRefused('Invalid API key: the apikey header does not match any caller');
 		return key;
 	}
 
