@@ -1,7 +1,7 @@
 /**
  * How a gateway refusal (an answer of 4xx) reads: like the node's own checks, it names the item, the field the refusal
  * points at when the node can tell (by the network's code, networkErrors.ts, or by the operation for a 404 of an id),
- * and that nothing was sent for the item. Pure: no n8n imports, tested directly.
+ * and ends with that nothing was sent for the item. Pure: no n8n imports, tested directly.
  */
 import { knownNetworkError } from './networkErrors';
 
@@ -22,6 +22,8 @@ const TEMPLATE_FIELDS: Record<string, string[]> = {
 	manual: ['Template Name', 'Language Code'],
 	fromTemplate: ['Template ID'],
 };
+/** The network's code of a template that does not exist in the language asked for. */
+const TEMPLATE_MISSING_CODE = 132001;
 /** Codes that point at the template's parameters rather than at the template. */
 const TEMPLATE_PARAMETER_CODES = new Set([132000, 132005, 132012]);
 
@@ -38,7 +40,7 @@ export function refusedFields(context: RefusalContext, status: number, code: unk
 	const known = knownNetworkError(code);
 	const sends = key === 'message:send' || key === 'message:sendAndWait';
 	if (sends && known?.scope === 'recipient') return ['Recipient Phone Number'];
-	if (key === 'message:send' && known?.code === 132001) return TEMPLATE_FIELDS[context.templateSource ?? 'manual'] ?? [];
+	if (key === 'message:send' && known?.code === TEMPLATE_MISSING_CODE) return TEMPLATE_FIELDS[context.templateSource ?? 'manual'] ?? [];
 	if (key === 'message:send' && known && TEMPLATE_PARAMETER_CODES.has(known.code as number)) {
 		return TEMPLATE_PARAMETER_FIELDS[context.templateSource ?? 'manual'] ?? [];
 	}
@@ -58,8 +60,12 @@ export function refusalMessage(message: string, itemIndex: number): string {
 }
 
 /**
- * The description of a refusal: what the network's code means and what to do (when known), the fields to check, that
- * nothing was sent for the item, then the gateway's own description.
+ * The description of a refusal: what the network's code means and what to do (when known), the fields to check, the
+ * gateway's own words (quoted, so that they read as the gateway's), then that nothing was sent for the item.
+ *
+ * A template that does not exist (132001) with the fields named: the sentence about the fields says what to check,
+ * so the table's general hint is left out (it sends to Template > Get, which reads a template by its ID only, not
+ * by the name that was mistyped).
  */
 export function refusalDescription(options: {
 	itemIndex: number;
@@ -69,9 +75,19 @@ export function refusalDescription(options: {
 }): string {
 	const known = knownNetworkError(options.code);
 	const parts: string[] = [];
-	if (known) parts.push(known.reason, known.hint);
-	if (options.fields.length) parts.push(`Check ${quoted(options.fields)} of item ${options.itemIndex}.`);
+	const missingTemplate = known?.code === TEMPLATE_MISSING_CODE && options.fields.length > 0;
+	if (known) parts.push(known.reason);
+	if (known && !missingTemplate) parts.push(known.hint);
+	if (options.fields.length) {
+		const byName = missingTemplate && options.fields.join() === TEMPLATE_FIELDS.manual.join();
+		parts.push(
+			byName
+				? `Check ${quoted(options.fields)} of item ${options.itemIndex}: both must be those of an approved template, letter for letter.`
+				: `Check ${quoted(options.fields)} of item ${options.itemIndex}.`,
+		);
+	}
+	const words = options.gatewayDescription?.trim().replace(/[.\s]+$/, '');
+	if (words) parts.push(`The gateway said: "${words}".`);
 	parts.push('Nothing was sent for this item.');
-	if (options.gatewayDescription) parts.push(options.gatewayDescription);
 	return parts.join(' ');
 }
