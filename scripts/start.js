@@ -7,7 +7,8 @@
  *
  * Options (environment): N8N_PORT (default 5678, or a free port), SANDBOX_PORT (default 8787, or a free port),
  * MG_N8N_CACHE (install cache), N8N_VERSION, MG_FRESH=1 (start from an empty n8n user folder),
- * N8N_WEBHOOK_URL (with the real gateway: the public https address that forwards to this n8n).
+ * N8N_WEBHOOK_URL (with the real gateway: the public https address that forwards to this n8n), SANDBOX_STATUSES=1
+ * (the sandbox sends each message's statuses; `npm run sandbox -- statuses on` does it while running).
  * The n8n user folder is kept in .cache/dev-n8n so workflows you edit survive a restart.
  */
 const fs = require('node:fs');
@@ -51,8 +52,11 @@ async function main() {
 		gateway,
 		// A public https address in front of n8n (tunnel, reverse proxy) for the real gateway's notifications.
 		webhookUrl: gateway ? process.env.N8N_WEBHOOK_URL : undefined,
-		// The sandbox sends sent / delivered / read (or failed) statuses after each send, as the network does.
-		sandboxStatuses: process.env.SANDBOX_STATUSES !== '0',
+		// The sandbox's statuses after each send (sent / delivered / read, or failed), as the network sends them: off
+		// unless chosen (SANDBOX_STATUSES=1, or npm run sandbox -- statuses on while it runs). Every status is a webhook
+		// call per published trigger (about 30 ms of n8n's CPU here) and an execution when a trigger keeps it:
+		// with them on, a first campaign of 1,000 messages took 7 times as long (docs/trigger.md).
+		sandboxStatuses: process.env.SANDBOX_STATUSES === '1',
 	});
 
 	sayPort('n8n', 'N8N_PORT', n8nPort, inst.baseUrl);
@@ -121,6 +125,7 @@ async function main() {
 			// A local test key, shown so that the credential screen can be tried by hand (Base URL and API Key).
 			`  Sandbox key: API key ${sandbox.apiKey}, Phone ID ${sandbox.phoneId} (Base URL ${sandbox.url})`,
 			`  Templates:   the sandbox account has ${SANDBOX_TEMPLATES}; Template > Create adds more`,
+			`  Statuses:    ${sandbox.statuses ? 'on: the sandbox sends each accepted message\'s statuses (npm run sandbox -- statuses off)' : 'off; npm run sandbox -- statuses on sends each accepted message\'s statuses (the delivery report example needs them)'}`,
 			'',
 			registered.length
 				? `A trigger is registered at the sandbox (${registered.length} webhook${registered.length > 1 ? 's' : ''}${published.length ? `; published: ${published.map((w) => `"${w.name}"`).join(', ')}` : ''}). Send it a test message with:`

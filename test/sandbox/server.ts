@@ -183,6 +183,8 @@ export interface Sandbox {
 	statuses: NetworkStatuses;
 	/** Sets the latency of the following requests (reset() restores the one given at start). */
 	setLatency(latency: Latency): void;
+	/** The latency of the following requests. */
+	latencyNow(): Latency;
 	/** Clears state, recorded requests and pending failures. */
 	reset(): void;
 	close(): Promise<void>;
@@ -329,6 +331,10 @@ export class SandboxGateway implements Sandbox {
 		const template = this.state.templates.get(id);
 		if (!template) throw new Error(`No template with id ${id}`);
 		template.status = status;
+	}
+
+	latencyNow(): Latency {
+		return this.latency;
 	}
 
 	setLatency(latency: Latency): void {
