@@ -17,10 +17,7 @@ const { REPO_ROOT, log, installCleanup, stopAll, waitFor } = require('./lib/util
 const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
 const n8n = require('./lib/n8n');
 const { DEFAULT_PORT } = require('./lib/sandbox');
-
-// Published at start: the auto-reply bot, so that a delivered test message runs it, and the delivery report's
-// trigger workflows, so that the statuses the sandbox sends after a send update the data table.
-const ACTIVE_EXAMPLE = /auto-reply|delivery report, statuses|window fallback/i;
+const exampleLib = require('./lib/examples');
 
 // The templates every sandbox account has from the start (PRESET_TEMPLATES in test/sandbox/templates.ts; a unit test
 // keeps this line and the README in step with it).
@@ -64,7 +61,7 @@ async function main() {
 
 	// Examples are imported once per user folder, so that edits made in the editor survive a restart.
 	const examplesMarker = path.join(userFolder, '.examples-imported');
-	const examples = n8n.readWorkflowFiles(path.join(REPO_ROOT, 'examples'));
+	const examples = exampleLib.readExamples();
 	let published = [];
 	if (fs.existsSync(examplesMarker)) {
 		log('Example workflows were imported on an earlier start (MG_FRESH=1 starts over).');
@@ -74,7 +71,7 @@ async function main() {
 		log(`Imported ${imported.length} example workflows`);
 		// With the real gateway a loopback n8n cannot receive notifications, so nothing is published then.
 		if (!gateway) {
-			published = imported.filter((wf) => ACTIVE_EXAMPLE.test(wf.name || ''));
+			published = exampleLib.examplesToPublish(imported);
 			for (const wf of published) await n8n.cli(inst, ['publish:workflow', `--id=${wf.id}`]);
 		}
 	} else {
