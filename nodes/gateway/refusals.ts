@@ -72,7 +72,10 @@ export function refusalDescription(options: {
 	fields: string[];
 	code?: unknown;
 	gatewayDescription?: string;
+	/** The answer's HTTP status: a 401 or 403 is the credential's API key, whatever network code the body holds. */
+	status?: number;
 }): string {
+	if (options.status === 401 || options.status === 403) return keyRefusedDescription(options.status, options.gatewayDescription);
 	const known = knownNetworkError(options.code);
 	const parts: string[] = [];
 	const missingTemplate = known?.code === TEMPLATE_MISSING_CODE && options.fields.length > 0;
@@ -86,8 +89,26 @@ export function refusalDescription(options: {
 				: `Check ${quoted(options.fields)} of item ${options.itemIndex}.`,
 		);
 	}
-	const words = options.gatewayDescription?.trim().replace(/[.\s]+$/, '');
-	if (words) parts.push(`The gateway said: "${words}".`);
-	parts.push('Nothing was sent for this item.');
+	parts.push(...gatewaySaid(options.gatewayDescription), 'Nothing was sent for this item.');
+	return parts.join(' ');
+}
+
+/** The gateway's further words, quoted so that they read as the gateway's; none when it gave none. */
+function gatewaySaid(description: string | undefined): string[] {
+	const words = description?.trim().replace(/[.\s]+$/, '');
+	return words ? [`The gateway said: "${words}".`] : [];
+}
+
+/**
+ * A 401 or 403 of the gateway: its own refusal of the credential's API key (docs/gateway.md, Decisions), said as such
+ * and pointing at the credential's Test, which checks the key alone. A network code in the body (Meta's 190, an
+ * expired access token) would send the user after the account's access instead of the key they mistyped.
+ */
+export function keyRefusedDescription(status: number, gatewayDescription?: string): string {
+	const parts = [
+		`The gateway refused the credential's API key (HTTP ${status}).`,
+		'Correct API Key in the Messaging Gateway credential, then click Test on the credential screen: it says whether the gateway takes the key.',
+	];
+	parts.push(...gatewaySaid(gatewayDescription), 'Nothing was sent for this item.');
 	return parts.join(' ');
 }

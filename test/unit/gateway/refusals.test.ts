@@ -66,6 +66,20 @@ describe('refusalMessage and refusalDescription', () => {
 		);
 	});
 
+	it('a 401 or 403 is the credential\'s API key, whatever network code the body holds, and points at the credential\'s Test', () => {
+		for (const status of [401, 403]) {
+			const text = refusalDescription({ itemIndex: 0, fields: [], code: 190, status, gatewayDescription: 'Invalid API key' });
+			expect(text).toBe(
+				`The gateway refused the credential's API key (HTTP ${status}). Correct API Key in the Messaging Gateway credential, ` +
+					'then click Test on the credential screen: it says whether the gateway takes the key. The gateway said: "Invalid API key". ' +
+					'Nothing was sent for this item.',
+			);
+			expect(text).not.toMatch(/access token|renew/);
+		}
+		// Without the status (callers that do not pass it yet), as before.
+		expect(refusalDescription({ itemIndex: 0, fields: [], code: 190 })).toMatch(/^The account's access token expired\./);
+	});
+
 	it('ends every description with "Nothing was sent for this item."', () => {
 		for (const code of [undefined, 131026, 132001, 132000, 999999]) {
 			for (const fields of [[], ['Template Name', 'Language Code']]) {
