@@ -260,6 +260,9 @@ export class SandboxGateway implements Sandbox {
 	private readonly failures = new Map<RouteName, PendingFailure[]>();
 	private readonly initialLatency: Latency;
 	private latency: Latency;
+	/** Ends the latency wait of each request waiting now (close() ends them all). */
+	private readonly latencyWaits = new Set<() => void>();
+	private closed = false;
 	private readonly server: http.Server;
 	private mediaCounter = 0;
 	readonly statuses: NetworkStatuses;
@@ -301,7 +304,10 @@ export class SandboxGateway implements Sandbox {
 	}
 
 	close(): Promise<void> {
+		this.closed = true;
 		this.statuses.reset();
+		// Requests still waiting out their latency (their client may have given up long ago): no timer stays behind.
+		for (const finish of [...this.latencyWaits]) finish();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -399,7 +405,9 @@ export class SandboxGateway implements Sandbox {
 		const body = await this.readBody(route, req);
 		record.body = recordedBody(body);
 		const latency = typeof this.latency === 'function' ? this.latency(record) : this.latency;
-		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+		if (latency > 0) await this.waitLatency(latency);
+		// Closed meanwhile: nothing is answered, and nothing (a status notification) is planned after the close.
+		if (this.closed) return;
 
 		if (failure && !AFTER_ACCEPT.has(failure.mode)) return this.fail(res, record, failure);
 
@@ -414,6 +422,22 @@ export class SandboxGateway implements Sandbox {
 			if (!(error instanceof GatewayError)) throw error;
 			this.send(res, record, error.status, error.body(), error.options.headers);
 		}
+	}
+
+	/**
+	 * The latency of one request. A client that gives up does not end it: the gateway goes on with a request it has
+	 * read (its outcome is unknown to the client); close() does, so that a closed sandbox leaves no timer running.
+	 */
+	private waitLatency(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const finish = () => {
+				clearTimeout(timer);
+				this.latencyWaits.delete(finish);
+				resolve();
+			};
+			const timer = setTimeout(finish, ms);
+			this.latencyWaits.add(finish);
+		});
 	}
 
 	/** Reads the whole body as the route needs it; files are streamed through hashes and scanners, never kept. */
