@@ -51,7 +51,7 @@ export interface TriggerOptions {
  */
 export const testEventNotice: INodeProperties = {
 	displayName:
-		'To test: click Execute step, then send a WhatsApp message to the phone of the credential. With the sandbox gateway of npm start, run npm run sandbox -- deliver --text hi in a terminal. Publishing registers the webhook at the gateway for good (removed when you unpublish).',
+		'To test: click Execute step, then send a WhatsApp message to the phone of the credential. With the sandbox gateway of npm start, run "npm run sandbox -- deliver --text hi" in a terminal. Publishing registers the webhook at the gateway for good (removed when you unpublish).',
 	name: 'registrationNotice',
 	type: 'notice',
 	default: '',
