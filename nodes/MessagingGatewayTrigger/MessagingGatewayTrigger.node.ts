@@ -31,6 +31,20 @@ import {
 } from './registration';
 import { handleDelivery } from './webhook';
 
+/**
+ * The gateway calls only https addresses with a valid certificate; a gateway on this machine (the local sandbox) takes
+ * http. This is where the trigger says so, when n8n's webhook URL cannot work: the panel cannot (a notice knows
+ * neither the webhook URL nor the credential, description.ts), activation and "Execute step" do, and n8n shows this
+ * error there.
+ */
+function refuseUndeliverableUrl(this: IHookFunctions, endpoint: string, baseUrl: string): void {
+	if (isHttpsUrl(endpoint) || isLoopbackUrl(baseUrl)) return;
+	throw new NodeOperationError(this.getNode(), `The gateway only delivers to https addresses, and n8n's webhook URL is ${endpoint}`, {
+		description:
+			"Set n8n's N8N_WEBHOOK_URL environment variable (WEBHOOK_URL before n8n 2) to a public https address with a valid certificate (for example behind a reverse proxy or a tunnel), restart n8n, then publish the workflow or click Execute step again. Self-signed certificates are not accepted. A gateway on this machine (a local sandbox) takes http.",
+	});
+}
+
 export class MessagingGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Gateway Trigger',
@@ -66,7 +80,9 @@ export class MessagingGatewayTrigger implements INodeType {
 		default: {
 			/** True when the registration this node made is still there and still what the node would register now. */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const { settings, secret } = await registrationSettings.call(this);
+				const { settings, baseUrl, secret } = await registrationSettings.call(this);
+				// Before any request: a URL the gateway cannot call is said as such, not as the gateway's unreachability.
+				refuseUndeliverableUrl.call(this, settings.endpoint, baseUrl);
 				const forThisUrl = await registrationsForThisUrl.call(this, settings.endpoint);
 				const stored = this.getWorkflowStaticData('node') as StoredRegistration;
 				return isStoredRegistrationCurrent(stored, forThisUrl, settings, secret);
@@ -75,16 +91,7 @@ export class MessagingGatewayTrigger implements INodeType {
 			/** Registers the webhook with the derived secret, replacing (never duplicating) any registration for this URL. */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const { settings, baseUrl, secret } = await registrationSettings.call(this);
-				if (!isHttpsUrl(settings.endpoint) && !isLoopbackUrl(baseUrl)) {
-					throw new NodeOperationError(
-						this.getNode(),
-						`The gateway only delivers to https addresses, and n8n's webhook URL is ${settings.endpoint}`,
-						{
-							description:
-								"Set n8n's WEBHOOK_URL environment variable to a public https address with a valid certificate (for example behind a reverse proxy or a tunnel), restart n8n and activate the workflow again. Self-signed certificates are not accepted.",
-						},
-					);
-				}
+				refuseUndeliverableUrl.call(this, settings.endpoint, baseUrl);
 				const staticData = this.getWorkflowStaticData('node') as StoredRegistration;
 				for (const stale of await registrationsForThisUrl.call(this, settings.endpoint)) {
 					await removeStaleRegistration.call(this, stale);

@@ -9,6 +9,7 @@
  *   POST /__sandbox/fail             { route, count, mode, retryAfterSeconds?, skip? }
  *   POST /__sandbox/deliver          { notification, omitCustomHeaders?, extraHeaders?, apiKey? } → per-webhook results
  *   POST /__sandbox/template-status  { id, status }
+ *   GET  /__sandbox/latency          { ms }: the latency now (null when a test set a function)
  *   POST /__sandbox/latency          { ms }: every following gateway request is answered after ms milliseconds
  *   GET  /__sandbox/statuses         { settings, delivered, lastWrote }: the network's statuses after sends (statuses.ts)
  *   POST /__sandbox/statuses         { enabled?, delayMs? }: turns them on or off, sets their delay
@@ -83,6 +84,10 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			} catch (error) {
 				return reply(res, 400, { error: (error as Error).message });
 			}
+		}
+		case 'GET /__sandbox/latency': {
+			const latency = gateway.latencyNow();
+			return reply(res, 200, { ms: typeof latency === 'number' ? latency : null });
 		}
 		case 'POST /__sandbox/latency': {
 			const { ms } = body;

@@ -22,7 +22,7 @@ import {
 	PHONE_ID_QUERY_PARAM,
 } from '../../nodes/gateway/spec';
 import { handleControl } from './control';
-import { errorBody, GatewayError, invalid } from './errors';
+import { errorBody, GatewayError, invalid, keyRefused, keyRefusedBody } from './errors';
 import { checkMediaOfMessage } from './media-kinds';
 import { messageResponse, validateMessage } from './messages';
 import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
@@ -94,7 +94,8 @@ export type Latency = number | ((request: RecordedRequest) => number);
  * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway); `stop-reading`:
  * the body is not read (after its first bytes) and no answer comes, as a gateway that stalls in the middle of an upload.
  * `undeliverable`: 400 with the network's 131026 (a refusal of this message's recipient); `key-refused`: 401, the API key
- * refused (revoked since the run began); `account-locked`: 400 with the network's
+ * refused (revoked since the run began), with the gateway's own body (no network code, as every refused key:
+ * docs/gateway.md, Decisions); `account-locked`: 400 with the network's
  * code 131031 (the business account locked): refusals that every further message of the run would get.
  */
 export type FailureMode =
@@ -198,6 +199,8 @@ export interface Sandbox {
 	statuses: NetworkStatuses;
 	/** Sets the latency of the following requests (reset() restores the one given at start). */
 	setLatency(latency: Latency): void;
+	/** The latency of the following requests. */
+	latencyNow(): Latency;
 	/** The network's limits on sending: `settings`, and `counts` of accepted and refused sends (throughput.ts). */
 	throughput: NetworkThroughput;
 	/**
@@ -280,6 +283,9 @@ export class SandboxGateway implements Sandbox {
 	private readonly failures = new Map<RouteName, PendingFailure[]>();
 	private readonly initialLatency: Latency;
 	private latency: Latency;
+	/** Ends the latency wait of each request waiting now (close() ends them all). */
+	private readonly latencyWaits = new Set<() => void>();
+	private closed = false;
 	private readonly server: http.Server;
 	private mediaCounter = 0;
 	readonly statuses: NetworkStatuses;
@@ -325,7 +331,10 @@ export class SandboxGateway implements Sandbox {
 	}
 
 	close(): Promise<void> {
+		this.closed = true;
 		this.statuses.reset();
+		// Requests still waiting out their latency (their client may have given up long ago): no timer stays behind.
+		for (const finish of [...this.latencyWaits]) finish();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -355,6 +364,10 @@ export class SandboxGateway implements Sandbox {
 		const template = this.state.templates.get(id);
 		if (!template) throw new Error(`No template with id ${id}`);
 		template.status = status;
+	}
+
+	latencyNow(): Latency {
+		return this.latency;
 	}
 
 	setLatency(latency: Latency): void {
@@ -425,7 +438,9 @@ export class SandboxGateway implements Sandbox {
 		const body = await this.readBody(route, req);
 		record.body = recordedBody(body);
 		const latency = typeof this.latency === 'function' ? this.latency(record) : this.latency;
-		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+		if (latency > 0) await this.waitLatency(latency);
+		// Closed meanwhile: nothing is answered, and nothing (a status notification) is planned after the close.
+		if (this.closed) return;
 
 		if (failure && !AFTER_ACCEPT.has(failure.mode)) return this.fail(res, record, failure);
 
@@ -440,6 +455,22 @@ export class SandboxGateway implements Sandbox {
 			if (!(error instanceof GatewayError)) throw error;
 			this.send(res, record, error.status, error.body(), error.options.headers);
 		}
+	}
+
+	/**
+	 * The latency of one request. A client that gives up does not end it: the gateway goes on with a request it has
+	 * read (its outcome is unknown to the client); close() does, so that a closed sandbox leaves no timer running.
+	 */
+	private waitLatency(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const finish = () => {
+				clearTimeout(timer);
+				this.latencyWaits.delete(finish);
+				resolve();
+			};
+			const timer = setTimeout(finish, ms);
+			this.latencyWaits.add(finish);
+		});
 	}
 
 	/** Reads the whole body as the route needs it; files are streamed through hashes and scanners, never kept. */
@@ -535,7 +566,7 @@ export class SandboxGateway implements Sandbox {
 		if (failure.mode === 'empty-200') return this.send(res, record, 200, '', { 'content-type': 'application/json' });
 		if (failure.mode === 'no-ids') return this.send(res, record, 200, { messaging_product: CHANNEL, contacts: [] });
 		if (failure.mode === 'key-refused') {
-			return this.send(res, record, 401, errorBody('Invalid API key: the key was revoked', 'OAuthException', 190));
+			return this.send(res, record, 401, keyRefusedBody('Invalid API key: the key was revoked'));
 		}
 		if (failure.mode === 'account-locked') {
 			return this.send(res, record, 400, errorBody('(#131031) Business Account locked', 'OAuthException', 131031));
@@ -567,9 +598,9 @@ export class SandboxGateway implements Sandbox {
 	private authenticate(req: IncomingMessage): string {
 		const key = req.headers.apikey;
 		if (typeof key !== 'string' || key === '') {
-			throw new GatewayError(401, 'Missing API key: send it in the apikey header');
+			throw keyRefused('Missing API key: send it in the apikey header');
 		}
-		if (!this.apiKeys.has(key)) throw new GatewayError(401, 'Invalid API key: the apikey header does not match any caller');
+		if (!this.apiKeys.has(key)) throw keyRefused('Invalid API key: the apikey header does not match any caller');
 		return key;
 	}
 

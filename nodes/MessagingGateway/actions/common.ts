@@ -118,6 +118,7 @@ export function describeRefusal(
 		message,
 		description: refusalDescription({
 			itemIndex,
+			status,
 			fields: refusedFields(context, status, code),
 			code,
 			// The gateway's own description, unless the message already says it.
