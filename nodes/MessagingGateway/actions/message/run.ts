@@ -356,7 +356,7 @@ export class MessageRun {
 		if (this.pacer.refused(answerWait, now, startedAt, to, firstTry + this.settings.timeoutMs)) return true;
 		const { reason, hint } = explainNetworkCode(answerWait.kind === 'throughput' ? THROUGHPUT_CODE : PAIR_RATE_CODE);
 		const seconds = Math.round((now - firstTry) / 100) / 10;
-		error.message = `Not sent (item ${itemIndex}): ${reason.replace(/\.$/, '')}; the gateway refused it ${tries} time${tries === 1 ? '' : 's'} in ${seconds} s, and the Timeout (${this.settings.timeoutMs / 1000} s) has passed`;
+		error.message = `Not sent (item ${itemIndex}): ${reason.replace(/\.$/, '')}; the gateway refused it ${tries} time${tries === 1 ? '' : 's'} in ${seconds} s, and its Timeout (${this.settings.timeoutMs / 1000} s) ends before it may go again`;
 		error.description = `${hint} Nothing was sent for this item.`;
 		error.context.described = true;
 		return false;
