@@ -19,7 +19,8 @@
  *    one Campaign Name, gateway latency 0, no rate cap, Parallel Requests 20. The writes, the bytes written per message,
  *    the largest row written, the statements that failed and the items not sent (target: none failed, the row never
  *    over 128 KiB), and the time against the same campaign without the record (`LARGE_BASELINE=0` skips that run).
- *    With two sizes or more, the largest two extrapolate to `LARGE_EXTRAPOLATE` (default 1,000,000) messages.
+ *    With two sizes or more, the largest two extrapolate to `LARGE_EXTRAPOLATE` (default 1,000,000) messages: the
+ *    bytes as a power of N fitted on them, the time both as a power of N and in proportion to the bytes.
  *    A progress line every minute: a long run stopped half-way still leaves figures.
  *
  * `CAMPAIGN_OPTIONS='{"…": …}'`: more options of the Campaign group, beside the Campaign Name (an option that selects
@@ -275,7 +276,11 @@ function extrapolate(figures: LargeFigures[]): void {
 		const timeExp = exponent(extraA, extraB);
 		const withoutAt = b.withoutMs * scale;
 		const extraAt = extraB * scale ** timeExp;
-		time = `; the record's own time (with minus without) grows as N^${timeExp.toFixed(2)}: about ${seconds(withoutAt + extraAt)} with it against ${seconds(withoutAt)} without (${ratio(withoutAt + extraAt, withoutAt)})`;
+		// Or in proportion to the bytes rewritten, at the largest size's time per byte (the record's work is rewriting them).
+		const byBytes = (extraB / b.bytes) * bytes;
+		time =
+			`; the record's own time (with minus without) grows as N^${timeExp.toFixed(2)}: about ${seconds(withoutAt + extraAt)} with it against ${seconds(withoutAt)} without (${ratio(withoutAt + extraAt, withoutAt)}); ` +
+			`in proportion to the bytes rewritten (${((extraB / 1000) / (b.bytes / 1024 ** 3)).toFixed(1)} s per GiB at ${b.count}): about ${seconds(withoutAt + byBytes)} (${ratio(withoutAt + byBytes, withoutAt)})`;
 	}
 	console.log(
 		`extrapolated from ${a.count} and ${b.count} to ${LARGE_EXTRAPOLATE} messages (not measured): bytes written grow as N^${bytesExp.toFixed(2)}: ` +
