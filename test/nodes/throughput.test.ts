@@ -50,14 +50,14 @@ describe("the phone's throughput (130429)", () => {
 		expect([...acceptedBy().values()]).toEqual(Array(15).fill(1));
 	});
 
-	it('past its Timeout a message is not sent: its error says why and what to change, and the others go on (Continue On Fail)', async () => {
+	it('a message that cannot go again within its Timeout is not sent: its error says why and what to change, and the others go on (Continue On Fail)', async () => {
 		gateway.sandbox.setThroughput({ perSecond: 2 });
 		const items = phones(8);
 		const result = await runGateway(gateway.sandbox, fast({ timeout: 1 }), { items, continueOnFail: true });
 		const output = result.output[0];
 		const failed = output.filter((item) => item.json.error !== undefined);
 		expect(failed.length).toBeGreaterThan(0);
-		expect(failed[0].json.error).toMatch(/^Not sent \(item \d+\): The phone number's message throughput was reached; the gateway refused it \d+ times? in [\d.]+ s, and the Timeout \(1 s\) has passed$/);
+		expect(failed[0].json.error).toMatch(/^Not sent \(item \d+\): The phone number's message throughput was reached; the gateway refused it \d+ times? in [\d.]+ s, and its Timeout \(1 s\) ends before it may go again$/);
 		expect(failed[0].json.description).toMatch(/Sending > Messages per Second .* Nothing was sent for this item\.$/);
 		// A failed item's recipient got nothing; a sent item's got its message once.
 		const accepted = acceptedBy();
