@@ -70,8 +70,11 @@ describe('a campaign run', () => {
 	it('a completed campaign remembers its list in two values; a run with another list cannot tell new keys from sent ones', async () => {
 		await runGateway(gateway.sandbox, campaign('spring'), { items: phones(30) });
 		expect(recordEntries()).toBeLessThanOrEqual(4); // the mode, the campaign, completed and its list
-		const more = outputJson(await runGateway(gateway.sandbox, campaign('spring'), { items: phones(31) }));
+		const result = await runGateway(gateway.sandbox, campaign('spring'), { items: phones(31) });
+		const more = outputJson(result);
 		expect(count(statusesOf(more))).toEqual({ notInList: 31 });
+		// The run says it on its output too, with what to set for a workflow that sends one message per event.
+		expect(result.hints.map((hint) => hint.message)).toContainEqual(expect.stringMatching(/^31 items were not sent: .*set Campaign > Input to Part of the Campaign\.$/));
 		expect(more[30].note).toMatch(/set Campaign > Input to Part of the Campaign; to add recipients to a finished list, give them a new Campaign Name/);
 		expect(gateway.sandbox.requests).toHaveLength(30);
 	});

@@ -50,7 +50,7 @@ export const campaignField: INodeProperties = {
 					name: 'Part of the Campaign',
 					value: 'someMessages',
 					description:
-						'Each run gets some of the campaign\'s messages: a batch of Loop Over Items, or one message per event. Every key is remembered on its own (about 54 bytes each).',
+						'Each run gets some of the campaign\'s messages: a webhook or trigger workflow that sends one message per event, or a batch of Loop Over Items. Every key is remembered on its own (about 54 bytes each).',
 				},
 			],
 			default: 'wholeList',
@@ -93,6 +93,8 @@ export class Campaign {
 	private opened: Promise<void> | undefined;
 	/** Problems of the record's last writes, told on the run (close). */
 	private readonly problems: string[] = [];
+	/** Items answered notInList: a run of some messages of a campaign kept as a whole list (close tells it). */
+	private notInList = 0;
 
 	private constructor(
 		private readonly context: IExecuteFunctions,
@@ -204,20 +206,27 @@ export class Campaign {
 			await this.opened?.catch(() => undefined);
 			await Promise.allSettled(this.chunks.values());
 			if (this.refusal || !this.opened) return this.problems;
+			if (this.notInList > 0) {
+				this.problems.push(
+					`${this.notInList} item${this.notInList === 1 ? ' was' : 's were'} not sent: not in the list the campaign's earlier run finished with (status notInList). When each run gets only some of the campaign (a webhook or trigger that sends one message per event, Loop Over Items), set Campaign > Input to Part of the Campaign.`,
+				);
+			}
 			this.record.freeUnended();
 			// Marks, then the seals they complete, then the removals the seals allow: a few writes at most.
+			let written = true;
 			for (let round = 0; round < 4; round++) {
 				const write = this.record.pendingWrite(true);
 				if (write.record.length === 0 && write.remove.length === 0) break;
 				const error = await this.write(write);
 				if (error) {
+					written = false;
 					this.problems.push(
 						`The campaign record's last marks could not be written to n8n's database (${error.message}): the messages this run sent since its last write are answered maybeSent by a run again; none is sent twice.`,
 					);
 					break;
 				}
 			}
-			for (const completion of this.problems.length ? [] : this.record.completions()) {
+			for (const completion of written ? this.record.completions() : []) {
 				// Not a problem of the run: an uncompleted campaign keeps its sealed parts, and a run again reads them.
 				const error = (await this.write(completion.add)) ?? (await this.write(completion.remove));
 				if (error) this.context.logger.warn(`Messaging Gateway: campaign "${completion.campaign}" could not be marked completed: ${error.message}`);
@@ -299,6 +308,7 @@ export class Campaign {
 
 	private skippedOutput(itemIndex: number, skip: SkipReason): IDataObject {
 		const { status, note } = skipText(skip);
+		if (skip === 'notInList') this.notInList++;
 		return { sent: false, status, note, ...this.record.entryOf(itemIndex) };
 	}
 
