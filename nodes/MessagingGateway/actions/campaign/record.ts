@@ -17,8 +17,11 @@ import {
 	type Write,
 } from './marks';
 
-/** Marks written alone (no claim write came) once this many are pending. */
-export const MARKS_ALONE = 30;
+/**
+ * Marks written alone (no claim write came) once this many are pending: with the claims ahead (CLAIM_CHUNK) and the
+ * items in progress, what a crash leaves `maybeSent` stays under 100 with the default Sending options (docs/campaigns.md).
+ */
+export const MARKS_ALONE = 20;
 
 /** Removals gathered before they are written (each removal rewrites the row, like any write). */
 export const REMOVALS_AT_ONCE = 128;
