@@ -1,7 +1,7 @@
 /**
  * One run of a message operation (Send, Mark as Read, Send and Wait: one call of the node's execute by n8n) and what
  * its items share: the connection (transport.ts), the Sending options, the schedule (schedule.ts: items in progress,
- * recipients' turns, requests in flight, the pace), the breaker, and the retry record (retryRecord.ts).
+ * recipients' turns, requests in flight, the pace), the breaker, and the retry memory (retryMemory.ts).
  *
  * `forEachItem` starts the items and turns their outcomes into output items or the run's one error; the operation reads
  * and checks an item, takes its recipient's turn as it starts, and calls `send`. Every wait ends at once when the
@@ -14,7 +14,7 @@ import { hasUnknownOutcome, markUnknownOutcome, MAY_HAVE_BEEN_ACCEPTED, networkC
 import { apiError } from '../../../gateway/requestErrors';
 import { type GatewayAnswer, type GatewayConnection, type GatewayRequest, openConnection, request, wait } from '../../../gateway/transport';
 import { asNodeError, describeRefusal, errorJson, inputError, type RefusalContext } from '../common';
-import { RetryRecord, retryKeyOf } from '../retryRecord';
+import { RetryMemory, retryKeyOf } from '../retryMemory';
 import { explainNetworkCode, notSentText, refusalOf } from '../../../gateway/networkErrors';
 import { dispatch, type Outcome, Pacer, RecipientTurns, RequestSlots, type RecipientTurn, RunBreaker, templateOf } from './schedule';
 import { pacingHint, readSending, type SendingSettings } from './sending';
@@ -31,7 +31,7 @@ export const lookaheadOf = (parallel: number): number => Math.max(20, parallel);
 export interface SendOptions {
 	/** The item's turn among the run's messages to its recipient. */
 	turn?: RecipientTurn;
-	/** What the retry record knows the item's message by: the message before any upload (a retry uploads again). */
+	/** What the retry memory knows the item's message by: the message before any upload (a retry uploads again). */
 	message: unknown;
 	/** A check right before the request leaves (a campaign's lock); it throws to stop the item. */
 	beforeRequest?: () => void;
@@ -48,7 +48,7 @@ export class MessageRun {
 	private readonly slots: RequestSlots;
 	private readonly breaker = new RunBreaker();
 	/** What this node run sent, for n8n's Retry On Fail; none without it (nothing would ask). */
-	private readonly retries: RetryRecord | undefined;
+	private readonly retries: RetryMemory | undefined;
 	/** Parameters without an expression, read once per run (the same for every item). */
 	private readonly fixed = new Map<string, unknown>();
 	private readonly startedAt = Date.now();
@@ -68,7 +68,7 @@ export class MessageRun {
 		this.settings = readSending(context);
 		this.pacer = new Pacer(this.settings);
 		this.slots = new RequestSlots(this.settings.parallel);
-		this.retries = this.node.retryOnFail === true ? new RetryRecord(context) : undefined;
+		this.retries = this.node.retryOnFail === true ? new RetryMemory(context) : undefined;
 	}
 
 	static async open(context: IExecuteFunctions): Promise<MessageRun> {
@@ -150,7 +150,7 @@ export class MessageRun {
 				signal: this.connection.signal,
 				// A turn of n8n's sleep: the answers that came meanwhile are handled, and their items' next requests leave,
 				// before another item is read; requests then leave as their slots free, not in rounds (docs/sending.md).
-				beforeNext: () => this.pause(0),
+				beforeNext: () => this.sleep(0),
 			},
 			async (itemIndex) => {
 				try {
@@ -161,7 +161,7 @@ export class MessageRun {
 					throw nodeError;
 				}
 			},
-			(ms) => this.pause(ms),
+			(ms) => this.sleep(ms),
 		);
 		if (result.cancelled) {
 			// n8n keeps no output of a canceled execution: the log, this error and the custom data (keepCount) tell the count.
@@ -290,7 +290,7 @@ export class MessageRun {
 	}
 
 	/**
-	 * The run is over and gave `output`: its retry record goes unless n8n runs it again, and when the network's answers
+	 * The run is over and gave `output`: its retry memory goes unless n8n runs it again, and when the network's answers
 	 * made it wait, a hint on the node's output says how fast it could go.
 	 */
 	close(output: INodeExecutionData[]): void {
@@ -303,7 +303,7 @@ export class MessageRun {
 	}
 
 	/** Waits `ms`, less when the execution is canceled. */
-	private async pause(ms: number): Promise<void> {
+	private async sleep(ms: number): Promise<void> {
 		await wait(ms, this.connection.signal);
 	}
 

@@ -8,7 +8,7 @@ import { getGatewaySettings } from '../../../gateway/transport';
 import { type CountryCode, readDefaultCountry } from '../../../gateway/phone';
 import { PERSON_FILE_MAX_BYTES } from '../../../gateway/spec';
 import { timeoutMsOf, timeoutOption } from '../common';
-import { RetryRecord } from '../retryRecord';
+import { RetryMemory } from '../retryMemory';
 import { ATTRIBUTE_TYPES, KEY_FIELDS, type KeyConfiguration, type KeyField, PERSON_FIELDS } from '../../persons/fields';
 import type { PersonFileFormatName } from '../../persons/writers';
 
@@ -242,7 +242,7 @@ export interface Settings {
 	/** The Timeout option of each part's request (ms). */
 	timeoutMs: number;
 	/** What this node run sent, for n8n's Retry On Fail (one per call of the node). */
-	retries: RetryRecord;
+	retries: RetryMemory;
 	options: IDataObject;
 	/** The country of Phone values written without their country code: the node's field, or else the credential's. */
 	defaultCountry?: CountryCode;
@@ -257,7 +257,7 @@ export async function readSettings(this: IExecuteFunctions): Promise<Settings> {
 		skipInvalid: this.getNodeParameter('onInvalid', 0, 'fail') === 'skip',
 		maxPartBytes: Math.min(Number(options.partSizeLimit) || PERSON_FILE_MAX_BYTES, PERSON_FILE_MAX_BYTES),
 		timeoutMs: timeoutMsOf.call(this, 0),
-		retries: new RetryRecord(this),
+		retries: new RetryMemory(this),
 		options,
 	};
 }

@@ -10,7 +10,7 @@ import { hasUnknownOutcome, markUnknownOutcome } from '../../../gateway/errors';
 import { gatewayRequest } from '../../../gateway/transport';
 import { type PartPlan, type PartRecords, PersonPartBody, type PlannedPart } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { replayedFailure, type RetryRecord, type UncertainFailure, uncertainFailureOf } from '../retryRecord';
+import { replayedFailure, type RetryMemory, type UncertainFailure, uncertainFailureOf } from '../retryMemory';
 import { asNodeError } from '../common';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
@@ -60,7 +60,7 @@ export async function sendFile(
 // ---- Retry On Fail ----
 
 /**
- * A whole file sent as it is, once per node run (retryRecord.ts): when n8n's Retry On Fail runs the node again, a file
+ * A whole file sent as it is, once per node run (retryMemory.ts): when n8n's Retry On Fail runs the node again, a file
  * the gateway accepted or may have accepted is not uploaded again; its answer (or error) is used. Key: `file <item>`.
  * The caller still reads the file to check it.
  */
@@ -107,18 +107,18 @@ type PartTry = { records: number } & (
 	| { outcome: 'notSent' }
 );
 
-const partKey = (recordKey: string, partIndex: number) => `${recordKey} part ${partIndex}`;
+const partKey = (uploadKey: string, partIndex: number) => `${uploadKey} part ${partIndex}`;
 
-/** For the planning pass: how many records each part of the file `recordKey` held on an earlier try of this run. */
-export function earlierPartRecords(retries: RetryRecord, recordKey: string): (partIndex: number) => number | undefined {
-	return (partIndex) => retries.get<PartTry>('personParts', partKey(recordKey, partIndex))?.records;
+/** For the planning pass: how many records each part of the file `uploadKey` held on an earlier try of this run. */
+export function earlierPartRecords(retries: RetryMemory, uploadKey: string): (partIndex: number) => number | undefined {
+	return (partIndex) => retries.get<PartTry>('personParts', partKey(uploadKey, partIndex))?.records;
 }
 
 /**
  * Sends the planned parts one after the other, each written from `recordsOf(part)` while it is sent. A part that
  * fails is reported with its cause: when its records failed (a record too large, a record that changed, a file that
  * breaks off), that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next
- * parts. On a retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `recordKey` names
+ * parts. On a retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `uploadKey` names
  * the file.
  */
 export async function sendParts(
@@ -126,15 +126,15 @@ export async function sendParts(
 	plan: PartPlan,
 	recordsOf: (part: PlannedPart) => PartRecords,
 	settings: Settings,
-	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean; recordKey: string },
+	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean; uploadKey: string },
 ): Promise<{ sent: SentPart[]; failed: FailedPart[] }> {
 	const format = PERSON_FILE_FORMATS[settings.format];
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
-	// The parts of this node run's tries, by `<recordKey> part <n>` (retryRecord.ts).
+	// The parts of this node run's tries, by `<uploadKey> part <n>` (retryMemory.ts).
 	const { retries } = settings;
 	for (const part of plan.parts) {
-		const key = partKey(options.recordKey, part.index);
+		const key = partKey(options.uploadKey, part.index);
 		const earlier = retries.get<PartTry>('personParts', key);
 		const replayed = earlier !== undefined && earlier.outcome !== 'notSent';
 		let body: PersonPartBody | undefined;

@@ -5,11 +5,11 @@
  *
  * What n8n does (n8n-core's workflow-execute, its retry loop; test/harness/run.ts reproduces it): when a node with
  * Retry On Fail throws, or its first output item has `json.error`, the engine runs the node again with the same input
- * and the same execution data, up to Max Tries (clamped to 2-5, 3 by default). The record is kept where n8n keeps a
+ * and the same execution data, up to Max Tries (clamped to 2-5, 3 by default). The memory is kept where n8n keeps a
  * node's own state for an execution, its node context (`getContext('node')`), with the number of tries so far: a call
- * of the node within Max Tries of the last one that left a record is a retry of it; any other is a new run of the
- * node (a loop's next round), which starts a new record. A node without Retry On Fail keeps nothing. When a run
- * returns in a way n8n does not retry, its record goes (`close`). Entries are JSON (the context is saved as such).
+ * of the node within Max Tries of the last one that left a memory is a retry of it; any other is a new run of the
+ * node (a loop's next round), which starts a new memory. A node without Retry On Fail keeps nothing. When a run
+ * returns in a way n8n does not retry, its memory goes (`close`). Entries are JSON (the context is saved as such).
  */
 import { createHash } from 'crypto';
 
@@ -29,7 +29,7 @@ export interface UncertainFailure {
 /** An entry of a request: its answer, or its error of unknown outcome. */
 type RequestEntry<Answer> = { accepted: true; answer: Answer } | { accepted: false; failure: UncertainFailure };
 
-/** The record's sections: one per kind of request. */
+/** The memory's sections: one per kind of request. */
 export type RetrySection = 'messages' | 'personFiles' | 'personParts';
 
 /** The node context's value: the tries of the node run so far, and the entries of each section by key. */
@@ -38,9 +38,9 @@ interface Saved {
 	sections: Partial<Record<RetrySection, Record<string, unknown>>>;
 }
 
-const CONTEXT_KEY = 'retryRecord';
+const CONTEXT_KEY = 'retryMemory';
 
-export class RetryRecord {
+export class RetryMemory {
 	/** Undefined without Retry On Fail: there is no retry to answer. */
 	private readonly saved: Saved | undefined;
 	private readonly maxTries: number;
@@ -88,7 +88,7 @@ export class RetryRecord {
 	}
 
 	/**
-	 * The node run returned `output`: the record stays for n8n's next try (Retry On Fail, its first item an error, a
+	 * The node run returned `output`: the memory stays for n8n's next try (Retry On Fail, its first item an error, a
 	 * try left), or goes.
 	 */
 	close(output: INodeExecutionData[] | undefined): void {
@@ -113,7 +113,7 @@ export function replayedFailure(context: IExecuteFunctions, failure: UncertainFa
 }
 
 /**
- * What the record knows an item's message by: its index and a hash of the message before any upload (a retry uploads
+ * What the memory knows an item's message by: its index and a hash of the message before any upload (a retry uploads
  * again and gets a new media id), so that a retry with the same input finds it; a message that changed between tries
  * (an expression with `$now`) is a new message.
  */
