@@ -101,16 +101,10 @@ describe('the action node in the editor', () => {
 		expect(sendingOptions(tool)).toEqual(['timeout']);
 	});
 
-	it('says, only when a free-form message has a Campaign Name, that a campaign to people who have not written needs a template', () => {
-		const notice = (values: INodeParameters, variant: INodeTypeDescription = description) =>
-			shown({ resource: 'message', operation: 'send', ...values }, variant).some((field) => field.name === 'campaignFreeFormNotice');
-		expect(notice({ messageType: 'text', campaign: { name: 'spring' } })).toBe(true);
-		expect(notice({ messageType: 'image', campaign: { name: '={{ $json.campaign }}' } })).toBe(true);
-		expect(notice({ messageType: 'text' })).toBe(false);
-		expect(notice({ messageType: 'text', campaign: {} })).toBe(false);
-		expect(notice({ messageType: 'template', campaign: { name: 'spring' } })).toBe(false);
-		expect(notice({ messageType: 'text', campaign: { name: 'spring' } }, { ...description, name: `${description.name}Tool` })).toBe(false);
-		expect(shown({ resource: 'message', operation: 'markAsRead', campaign: { name: 'spring' } }).some((field) => field.name === 'campaignFreeFormNotice')).toBe(false);
+	it('says under Campaign Name that a campaign to people who have not written needs a template', () => {
+		const campaign = shown({ resource: 'message', operation: 'send' }).find((field) => field.name === 'campaign');
+		const name = (campaign?.options as INodeProperties[]).find((option) => option.name === 'name');
+		expect(name?.hint).toMatch(/needs Message Type: Template.*131047/);
 	});
 });
 

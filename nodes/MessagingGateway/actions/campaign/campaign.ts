@@ -33,6 +33,8 @@ export const campaignField: INodeProperties = {
 			placeholder: 'e.g. black-friday-2026',
 			description:
 				'Name of the campaign. Executions of this workflow with the same name send each Message Key once. Empty: no record.',
+			// A hint, not a notice beside Message Type: n8n 2.0 cannot show a field by a value inside a collection.
+			hint: 'A campaign to people who have not written to you within 24 hours needs Message Type: Template. A free-form message to them is accepted by the gateway, then fails on the network (131047).',
 		},
 		{
 			displayName: 'Input',

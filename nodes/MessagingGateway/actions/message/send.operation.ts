@@ -64,23 +64,7 @@ export const typeFields = [
 	...reactionFields,
 ];
 
-/**
- * A campaign's free-form message reaches only people who wrote within 24 hours; the gateway accepts it either way, so
- * the output says sent and the failure comes later, as a status (docs/campaigns.md).
- */
-export const campaignFreeFormNotice: INodeProperties = {
-	displayName:
-		"A campaign to people who have not written to you within 24 hours needs Message Type: Template. A free-form message (this type) to them is accepted by the gateway, so the output says sent, then fails on the network with 131047 (the trigger's failed status says so).",
-	name: 'campaignFreeFormNotice',
-	type: 'notice',
-	default: '',
-	displayOptions: {
-		show: { resource: ['message'], operation: ['send'], 'campaign.name': [{ _cnd: { exists: true } }], '@tool': [false] },
-		hide: { messageType: ['template'] },
-	},
-};
-
-export const description: INodeProperties[] = [messageTypeField, campaignFreeFormNotice, ...typeFields];
+export const description: INodeProperties[] = [messageTypeField, ...typeFields];
 
 /** The builders of the types that need nothing but their fields (media and templates by ID need a request first). */
 export const BUILDERS: Record<Exclude<MessageTypeChoice, MediaKind>, (params: IDataObject) => MessagePayload> = {
