@@ -148,6 +148,19 @@ describe('Pacer: the network\'s throughput answers (issue 37)', () => {
 		expect(pacer.waitFor(10_000, 'a')).toBe(PAIR_RATE_WAIT.mostMs);
 		expect(pacer.pacing.pairRateWaits).toBe(7);
 	});
+
+	it("after a pair rate answer, that recipient's next messages are spaced as it taught, so that they are not refused again", () => {
+		const pacer = new Pacer({ perSecond: 0, perRecipientMs: 0 });
+		pacer.start(0, 'a');
+		pacer.pairRateRefused(10, 'a');
+		expect(pacer.waitFor(10, 'a')).toBe(PAIR_RATE_WAIT.firstMs);
+		pacer.start(1010, 'a'); // the refused message again, accepted
+		// The next one waits the spacing from that start, not only until the refused one's wait ended.
+		expect(pacer.waitFor(1020, 'a')).toBe(PAIR_RATE_WAIT.firstMs - 10);
+		pacer.start(2010, 'a');
+		expect(pacer.waitFor(2500, 'a')).toBe(510);
+		expect(pacer.waitFor(2500, 'b')).toBe(0);
+	});
 });
 
 describe('RequestSlots', () => {

@@ -183,7 +183,10 @@ export const THROUGHPUT_PACING = {
 	windowMs: 1000,
 } as const;
 
-/** The first wait of a recipient after a pair rate answer (131056), doubled at each further one, up to the network's rate. */
+/**
+ * The spacing a pair rate answer (131056) teaches for its recipient: at first 1 s, doubled at each further answer (a
+ * message spaced so was still too soon), up to the network's rate of about one message every 6 s.
+ */
 export const PAIR_RATE_WAIT = { firstMs: 1000, mostMs: 6000 } as const;
 
 /**
@@ -225,8 +228,11 @@ export class Pacer {
 	private loweredAt = -Infinity;
 	/** When the pace was last changed or raised: it rises every raiseEveryMs after. */
 	private raisedAt = 0;
-	/** Per recipient: its last start (with Interval per Recipient) and the wait the network's pair rate taught. */
-	private readonly recipients = new Map<string, { lastStart?: number; pairWaitMs?: number; pausedUntil?: number }>();
+	/**
+	 * Per recipient, once it needs spacing (Interval per Recipient, or a pair rate answer): its last start, the spacing
+	 * the network's pair rate taught, and no start before `pausedUntil` (the refused message's wait).
+	 */
+	private readonly recipients = new Map<string, RecipientPace>();
 	private readonly report: PaceReport;
 
 	constructor(private readonly limits: PacingLimits) {
@@ -244,7 +250,8 @@ export class Pacer {
 			at = Math.max(at, this.recentStarts[this.recentStarts.length - this.limits.perSecond] + 1000);
 		}
 		const state = recipient === undefined ? undefined : this.recipients.get(recipient);
-		if (state?.lastStart !== undefined && this.limits.perRecipientMs > 0) at = Math.max(at, state.lastStart + this.limits.perRecipientMs);
+		const spacing = Math.max(this.limits.perRecipientMs, state?.pairSpacingMs ?? 0);
+		if (state?.lastStart !== undefined && spacing > 0) at = Math.max(at, state.lastStart + spacing);
 		if (state?.pausedUntil !== undefined) at = Math.max(at, state.pausedUntil);
 		return Math.max(0, Math.ceil(at - now));
 	}
@@ -257,7 +264,8 @@ export class Pacer {
 		}
 		this.recentStarts.push(now);
 		forgetBefore(this.recentStarts, now - 1000);
-		if (recipient !== undefined && this.limits.perRecipientMs > 0) this.recipient(recipient).lastStart = now;
+		if (recipient === undefined) return;
+		if (this.limits.perRecipientMs > 0 || this.recipients.has(recipient)) this.recipient(recipient).lastStart = now;
 	}
 
 	/** An answer accepted at `now`. */
@@ -304,13 +312,16 @@ export class Pacer {
 		this.loweredAt = now;
 	}
 
-	/** The network refused a message to `recipient` for its pair rate (131056): that recipient waits, longer each time. */
+	/**
+	 * The network refused a message to `recipient` for its pair rate (131056): that message waits, and the recipient's
+	 * later messages are spaced as much (PAIR_RATE_WAIT: longer after each further answer), others not.
+	 */
 	pairRateRefused(now: number, recipient: string): void {
 		this.report.pairRateWaits++;
 		const state = this.recipient(recipient);
-		const waitMs = Math.min(PAIR_RATE_WAIT.mostMs, Math.max(PAIR_RATE_WAIT.firstMs, this.limits.perRecipientMs, (state.pairWaitMs ?? 0) * 2));
-		state.pairWaitMs = waitMs;
-		state.pausedUntil = now + waitMs;
+		const spacing = state.pairSpacingMs === undefined ? Math.max(PAIR_RATE_WAIT.firstMs, this.limits.perRecipientMs) : state.pairSpacingMs * 2;
+		state.pairSpacingMs = Math.min(PAIR_RATE_WAIT.mostMs, spacing);
+		state.pausedUntil = now + state.pairSpacingMs;
 	}
 
 	/** What the throughput answers did to the pace. */
@@ -338,7 +349,7 @@ export class Pacer {
 		this.report.lowestPace = Math.min(this.report.lowestPace, pace);
 	}
 
-	private recipient(recipient: string): { lastStart?: number; pairWaitMs?: number; pausedUntil?: number } {
+	private recipient(recipient: string): RecipientPace {
 		let state = this.recipients.get(recipient);
 		if (!state) {
 			state = {};
@@ -346,6 +357,12 @@ export class Pacer {
 		}
 		return state;
 	}
+}
+
+interface RecipientPace {
+	lastStart?: number;
+	pairSpacingMs?: number;
+	pausedUntil?: number;
 }
 
 /** Drops the times at or before `time` from the front of an ascending list. */
