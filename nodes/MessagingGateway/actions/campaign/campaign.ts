@@ -85,6 +85,8 @@ export type ClaimAnswer = { send: true } | { send: false; output: IDataObject };
 
 export class Campaign {
 	private readonly lock: CampaignLock;
+	/** The writes of marks made without a claim write (ended), which the run's end waits for. */
+	private readonly writesAlone: Array<Promise<unknown>> = [];
 	/** This run's record calls, one after another. */
 	private calls: Promise<unknown> = Promise.resolve();
 	/** The claim write of each chunk of the send order, by its first position. */
@@ -196,7 +198,7 @@ export class Campaign {
 	/** How a claimed item's message ended (record.ts ItemOutcome); the marks are written with the next claims, or now. */
 	ended(itemIndex: number, outcome: ItemOutcome): void {
 		// A write that fails here leaves its marks pending: the next write carries them.
-		if (this.record.ended(itemIndex, outcome)) void this.write(this.record.pendingWrite(false));
+		if (this.record.ended(itemIndex, outcome)) this.writesAlone.push(this.write(this.record.pendingWrite(false)));
 	}
 
 	/**
@@ -207,6 +209,7 @@ export class Campaign {
 		try {
 			await this.opened?.catch(() => undefined);
 			await Promise.allSettled(this.chunks.values());
+			await Promise.allSettled(this.writesAlone);
 			if (this.refusal || !this.opened) return this.problems;
 			if (this.notInList > 0) {
 				this.problems.push(
@@ -270,8 +273,15 @@ export class Campaign {
 		if (!this.lock.sending()) throw new Error("the campaign lock lapsed");
 		const { write, claims } = this.record.claimWrite(items);
 		if (write.record.length === 0) return;
-		// A failed write wrote none of it: the marks it carried are still pending (record.ts), the claims not made.
-		const fresh = await this.call('record', write.record);
+		// A failed write wrote none of it: the marks it carried are pending again (record.ts), the claims not made.
+		let fresh: Set<string>;
+		try {
+			fresh = await this.call('record', write.record);
+			if (write.remove.length) await this.call('remove', write.remove);
+		} catch (error) {
+			this.record.writeFailed(write);
+			throw error;
+		}
 		this.record.written(write);
 		const earlier = this.record.claimAnswer(claims, fresh);
 		if (earlier.length === 0) return;

@@ -41,6 +41,8 @@ export class RunRecord {
 	/** Seal marks to write, and their part. */
 	private pendingSeals = new Map<string, PartState>();
 	private pendingRemovals: string[] = [];
+	/** Marks and seals in a write under way: the next write leaves them out (they are pending again if it fails). */
+	private readonly inWrite = new Set<string>();
 
 	constructor(
 		entries: ReadonlyArray<CampaignEntry | undefined>,
@@ -240,18 +242,21 @@ export class RunRecord {
 			if (outcome === 'free') this.pendingRemovals.push(marks.claim(state.campaign, state.key));
 			this.markWritten(state);
 		}
-		return this.pendingMarks.size >= MARKS_ALONE || this.pendingRemovals.length >= REMOVALS_AT_ONCE;
+		return this.pendingMarks.size - this.inWrite.size >= MARKS_ALONE || this.pendingRemovals.length >= REMOVALS_AT_ONCE;
 	}
 
 	/** The marks and seals pending now; the removals too when enough have gathered, or at the run's end. */
 	pendingWrite(atEnd: boolean): Write {
-		const write: Write = { record: [...this.pendingMarks.keys(), ...this.pendingSeals.keys()], remove: [] };
+		const record = [...this.pendingMarks.keys(), ...this.pendingSeals.keys()].filter((value) => !this.inWrite.has(value));
+		for (const value of record) this.inWrite.add(value);
+		const write: Write = { record, remove: [] };
 		if (atEnd || this.pendingRemovals.length >= REMOVALS_AT_ONCE) write.remove = this.pendingRemovals.splice(0);
 		return write;
 	}
 
-	/** A write failed: nothing of it is written; what it removes is pending again (its marks still are). */
+	/** A write failed: nothing of it is written; its marks are pending again for the next write, and its removals. */
 	writeFailed(write: Write): void {
+		for (const value of write.record) this.inWrite.delete(value);
 		this.pendingRemovals.unshift(...write.remove);
 	}
 
@@ -262,6 +267,7 @@ export class RunRecord {
 	 */
 	written(write: Write): void {
 		for (const value of write.record) {
+			this.inWrite.delete(value);
 			const state = this.pendingMarks.get(value);
 			if (state) {
 				this.pendingMarks.delete(value);
