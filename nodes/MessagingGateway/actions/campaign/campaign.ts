@@ -274,13 +274,14 @@ export class Campaign {
 		const { write, claims } = this.record.claimWrite(items);
 		if (write.record.length === 0) return;
 		// A failed write wrote none of it: the marks it carried are pending again (record.ts), the claims not made.
-		let fresh: Set<string>;
+		let fresh = new Set<string>();
+		let done = false;
 		try {
 			fresh = await this.call('record', write.record);
 			if (write.remove.length) await this.call('remove', write.remove);
-		} catch (error) {
-			this.record.writeFailed(write);
-			throw error;
+			done = true;
+		} finally {
+			if (!done) this.record.writeFailed(write);
 		}
 		this.record.written(write);
 		const earlier = this.record.claimAnswer(claims, fresh);
