@@ -71,6 +71,13 @@ it('a lock with a recent sign of life: the run waits, and sends once the holder 
 	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
 });
 
+it('a holder that dies while the run waits (its last sign of life just now): the waiting does not keep its lock alive; the run takes it over and sends', async () => {
+	holdRowBeatAt(Date.now() - 100); // its worker dies: no more beats
+	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5, 300) }));
+	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
+	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+});
+
 it('a lock held for longer than the run waits: refused, nothing sent, the error says how long it waited', async () => {
 	holdRowBeatAt(Date.now());
 	const beat = setInterval(() => holdRowBeatAt(Date.now()), 100); // a holder alive all along

@@ -6,13 +6,15 @@
  * `workflow`-scope row in mode `latestIncrementalKey` (the row keeps the largest number written), absent when free,
  * whose value is the holder's last sign of life (a Date.now() stamp):
  *
- * - take: one call with [0, now - STALE, now - STALE + GRACE]. `0` is new only when the row was absent (this call
- *   inserted it: the lock is ours); `now - STALE` is new only when the last stamp is older than STALE (its holder
- *   died: it is taken over, below); else the holder is alive and the taker waits, asking again every POLL, up to
- *   WAIT. A refused call writes no stamp above `now - STALE + GRACE`, so waiters delay a dead holder's takeover by
- *   GRACE at most;
- * - take over: delete the row, wait SETTLE, take; then, beating, wait BEAT + SETTLE before anything else, so that a
- *   second taker whose late delete removed our row is found (below) before either writes a record;
+ * - take: one call with [0, now - STALE]. `0` is new only when the row was absent (this call inserted it: the lock
+ *   is ours, and its first beat follows at once); `now - STALE` is new only when the last stamp is older than STALE
+ *   (its holder died: it is taken over, below); else the holder is alive and the taker waits, asking again every
+ *   POLL, up to WAIT. A waiter's call writes nothing newer than the stored stamp, so waiting never keeps a dead
+ *   holder's lock alive (a call with a younger value would, poll after poll);
+ * - take over: first claim GRACE (write `now - STALE + GRACE`; when it is not new, another waiter claimed it and is
+ *   taking over: wait), so that other waiters leave the takeover to this one for GRACE; delete the row, wait SETTLE,
+ *   take; then, beating, wait BEAT + SETTLE before anything else, so that a second taker whose late delete removed
+ *   our row is found (below) before either writes a record;
  * - the holder beats (writes [last + 1, now]) at once, then every BEAT. If `last + 1` is not new, a larger stamp is
  *   stored: another execution holds the row (it took over): the lock is lost, for good. It sends only while its last
  *   beat is under LEASE old, and writes the record only while under STALE - BEAT old (a stamp may lose one beat to a
@@ -56,7 +58,12 @@ export const LOCK_TIMING: Readonly<LockTiming> = Object.freeze({
 
 /** The values of a take at `now`. */
 export function takeValues(now: number, timing: LockTiming): number[] {
-	return [0, now - timing.staleMs, now - timing.staleMs + timing.graceMs];
+	return [0, now - timing.staleMs];
+}
+
+/** The value by which a taker claims a dead holder's lock for GRACE (other waiters find it alive meanwhile). */
+export function graceValue(now: number, timing: LockTiming): number {
+	return now - timing.staleMs + timing.graceMs;
 }
 
 /** What a take's answer (its `new` values) says: the lock is ours, its holder is dead, or alive. */
@@ -163,9 +170,12 @@ export class CampaignLock {
 		if (this.state === 'held' && this.lastBeat !== undefined && Date.now() - this.lastBeat >= this.timing.leaseMs) this.state = 'timedOut';
 	}
 
-	/** Its holder died: delete its row, wait, take; 'alive' when another taker was first. */
+	/** Its holder died: claim GRACE, delete its row, wait, take; 'alive' when another taker was first. */
 	private async takeOver(): Promise<LockRefusal | undefined | 'alive'> {
 		try {
+			const grace = graceValue(Date.now(), this.timing);
+			const answer = await this.context.helpers.checkProcessedAndRecord([grace], SCOPE, LATEST);
+			if (!answer.new.map(Number).includes(grace)) return 'alive';
 			await this.context.helpers.clearAllProcessedItems(SCOPE, LATEST);
 		} catch (error) {
 			return notTaken((error as Error).message);
