@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, deduplicationWrites, getLogs } from '../harness';
-import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } from './support';
+import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox, receivedBy as receivedByAt } from './support';
 
 jest.mock('../../nodes/MessagingGateway/actions/campaign/lock', () => ({
 	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaign/lock'),
@@ -34,15 +34,7 @@ const count = (values: unknown[]) => {
 };
 
 /** How many messages each recipient received at the sandbox: sends it accepted (a 504-after-accept was accepted too). */
-function receivedBy(): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const request of gateway.sandbox.requests) {
-		if (request.route !== 'messages' || (request.status !== 200 && request.status !== 504)) continue;
-		const to = (request.body as { to: string }).to;
-		counts.set(to, (counts.get(to) ?? 0) + 1);
-	}
-	return counts;
-}
+const receivedBy = () => receivedByAt(gateway.sandbox, true);
 
 /** The node's record: how many values its row holds. */
 const recordEntries = () => [...deduplicationRows()].filter(([key]) => key.includes('|n:')).reduce((all, [, row]) => all + (row.data as string[]).length, 0);

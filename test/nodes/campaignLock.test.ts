@@ -7,7 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, WORKFLOW_ID } from '../harness';
-import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox } from './support';
+import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox, receivedBy as receivedByAt } from './support';
 
 jest.mock('../../nodes/MessagingGateway/actions/campaign/lock', () => ({
 	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaign/lock'),
@@ -45,15 +45,7 @@ function holdRowBeatAt(stamp: number): void {
 	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'latestIncrementalKey', data: stamp });
 }
 
-function receivedBy(): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const request of gateway.sandbox.requests) {
-		if (request.route !== 'messages' || request.status !== 200) continue;
-		const to = (request.body as { to: string }).to;
-		counts.set(to, (counts.get(to) ?? 0) + 1);
-	}
-	return counts;
-}
+const receivedBy = () => receivedByAt(gateway.sandbox);
 
 it('a lock whose holder died (no sign of life for longer than stale) is taken over: the run sends, then releases it', async () => {
 	holdRowBeatAt(Date.now() - 1500);

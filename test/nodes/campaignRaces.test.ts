@@ -12,7 +12,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, deduplicationWrites, holdNextDelete, holdNextWrite, WORKFLOW_ID } from '../harness';
-import { jsonItems, outputJson, runGateway, sendText, useSandbox } from './support';
+import { jsonItems, outputJson, runGateway, sendText, useSandbox, receivedBy as receivedByAt } from './support';
 
 jest.mock('../../nodes/MessagingGateway/actions/campaign/lock', () => ({
 	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaign/lock'),
@@ -50,16 +50,7 @@ function holdRowBeatAt(stamp: number): void {
 
 const holdStamp = () => deduplicationRows().get(HOLD_ROW)?.data as number | undefined;
 
-/** Accepted messages by recipient. */
-function receivedBy(): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const request of gateway.sandbox.requests) {
-		if (request.route !== 'messages' || request.status !== 200) continue;
-		const to = (request.body as { to: string }).to;
-		counts.set(to, (counts.get(to) ?? 0) + 1);
-	}
-	return counts;
-}
+const receivedBy = () => receivedByAt(gateway.sandbox);
 
 const twice = () => [...receivedBy()].filter(([, n]) => n > 1).map(([to]) => to);
 const accepted = () => [...receivedBy().values()].reduce((all, n) => all + n, 0);
