@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
-import { install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
+import { httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1000);
 const LATENCY_MS = 100;
@@ -64,27 +64,7 @@ function httpRequestWorkflow(sandbox: SandboxProcess) {
 		nodes: [
 			trigger,
 			code(bodies),
-			{
-				name: 'Send',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [440, 0],
-				parameters: {
-					method: 'POST',
-					url: `${sandbox.url}${ENDPOINTS.messages.path}`,
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [
-							{ name: 'apikey', value: sandbox.apiKey },
-							{ name: 'version', value: ENDPOINTS.messages.version },
-						],
-					},
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: '={{ JSON.stringify($json.body) }}',
-					options: { batching: { batch: { batchSize: 80, batchInterval: 1000 } } },
-				},
-			},
+			httpRequestSendNode(sandbox, 80, 1000),
 		],
 		connections: connect(['Start', 'Input', 'Send']),
 	};

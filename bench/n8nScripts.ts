@@ -2,6 +2,8 @@
  * The repository's scripts (scripts/lib, plain JavaScript) as the real-n8n benchmarks use them, typed once: the cached
  * n8n install, the packed package, the sandbox gateway in its own process, n8n's CLI, Postgres.
  */
+import { ENDPOINTS } from '../nodes/gateway/spec';
+
 /* eslint-disable @typescript-eslint/no-var-requires */
 
 export interface Runtime {
@@ -66,3 +68,31 @@ export const util = require('../scripts/lib/util') as {
 	run(cmd: string, args: string[], options?: object): Promise<string>;
 	killAllSync(): void;
 };
+
+/**
+ * n8n's own HTTP Request node posting to the sandbox what Message > Send posts (each item's `body`), `batchSize`
+ * requests started every `batchInterval` ms: the reference the benches compare the node with.
+ */
+export function httpRequestSendNode(sandbox: SandboxProcess, batchSize: number, batchInterval: number) {
+	return {
+		name: 'Send',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [440, 0],
+		parameters: {
+			method: 'POST',
+			url: `${sandbox.url}${ENDPOINTS.messages.path}`,
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [
+					{ name: 'apikey', value: sandbox.apiKey },
+					{ name: 'version', value: ENDPOINTS.messages.version },
+				],
+			},
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify($json.body) }}',
+			options: { batching: { batch: { batchSize, batchInterval } } },
+		},
+	};
+}

@@ -33,7 +33,7 @@ import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
 import { describeProfile, summarize, type CpuProfile } from './cpuProfile';
-import { install, n8n, pkg, sandboxLib, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
+import { httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
 
 const LATENCY_MS = 100;
 const MESSAGES_PER_SECOND = 1000;
@@ -90,27 +90,7 @@ function httpRequestWorkflow(sandbox: SandboxProcess, count: number, batch: numb
 		nodes: [
 			trigger,
 			{ name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode: `return ${PEOPLE(count)}.map((p) => ({ json: { body: ${body} } }));` } },
-			{
-				name: 'Send',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [440, 0],
-				parameters: {
-					method: 'POST',
-					url: `${sandbox.url}${ENDPOINTS.messages.path}`,
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [
-							{ name: 'apikey', value: sandbox.apiKey },
-							{ name: 'version', value: ENDPOINTS.messages.version },
-						],
-					},
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: '={{ JSON.stringify($json.body) }}',
-					options: { batching: { batch: { batchSize: batch, batchInterval: LATENCY_MS } } },
-				},
-			},
+			httpRequestSendNode(sandbox, batch, LATENCY_MS),
 		],
 		connections,
 	};
