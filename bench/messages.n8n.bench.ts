@@ -12,6 +12,7 @@ import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
 import { httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
+import { PERSONAL_TEXT } from './workload';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1000);
 const LATENCY_MS = 100;
@@ -43,11 +44,7 @@ function ourWorkflow() {
 				typeVersion: 1,
 				position: [440, 0],
 				parameters: {
-					resource: 'message',
-					operation: 'send',
-					messageType: 'text',
-					recipientPhoneNumber: '={{ $json.phone }}',
-					textBody: '={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}',
+					...PERSONAL_TEXT,
 				},
 			},
 		],

@@ -34,6 +34,7 @@ import path from 'node:path';
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
 import { describeProfile, summarize, type CpuProfile } from './cpuProfile';
 import { httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
+import { PERSONAL_TEXT } from './workload';
 
 const LATENCY_MS = 100;
 const MESSAGES_PER_SECOND = 1000;
@@ -69,11 +70,7 @@ function ourWorkflow(count: number, parallel: number) {
 				typeVersion: 1,
 				position: [440, 0],
 				parameters: {
-					resource: 'message',
-					operation: 'send',
-					messageType: 'text',
-					recipientPhoneNumber: '={{ $json.phone }}',
-					textBody: '={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}',
+					...PERSONAL_TEXT,
 					sending: { parallelRequests: parallel, messagesPerSecond: MESSAGES_PER_SECOND },
 				},
 			},

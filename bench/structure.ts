@@ -25,6 +25,7 @@ import { runNode } from '../test/harness';
 import { sandboxCredentials, startSandbox } from '../test/sandbox';
 
 import { MessagingGateway } from '../nodes/MessagingGateway/MessagingGateway.node';
+import { PERSONAL_TEXT } from './workload';
 
 const REPO = path.join(__dirname, '..');
 const SEND_OPERATION = 'nodes/MessagingGateway/actions/message/send.operation.ts';
@@ -126,11 +127,7 @@ async function main() {
 			node,
 			credentialTypes,
 			parameters: {
-				resource: 'message',
-				operation: 'send',
-				messageType: 'text',
-				recipientPhoneNumber: '={{ $json.phone }}',
-				textBody: '={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}',
+				...PERSONAL_TEXT,
 			},
 			credentials: sandboxCredentials(sandbox),
 			items: [{ json: { phone: '+55 11 98888-7777', name: 'Cliente' } }],

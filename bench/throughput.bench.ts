@@ -40,6 +40,7 @@ import type { ThroughputSettings } from '../test/sandbox';
 
 import { MessagingGateway } from '../nodes/MessagingGateway/MessagingGateway.node';
 import type { ThroughputReport } from './throughput.sandbox';
+import { PERSONAL_TEXT } from './workload';
 
 const PER_EXECUTION = Number(process.env.MESSAGES ?? 240);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
@@ -80,11 +81,7 @@ async function execution(info: SandboxInfo, phones: string[]): Promise<INodeExec
 	const { output } = await runNode({
 		node: new MessagingGateway(),
 		parameters: {
-			resource: 'message',
-			operation: 'send',
-			messageType: 'text',
-			recipientPhoneNumber: '={{ $json.phone }}',
-			textBody: '={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}',
+			...PERSONAL_TEXT,
 		},
 		credentials: sandboxCredentials(info),
 		items: itemsFor(phones),
