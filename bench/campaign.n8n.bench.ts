@@ -32,7 +32,7 @@ import path from 'node:path';
 
 import { ENDPOINTS } from '../nodes/gateway/spec';
 import { openDb, type Db } from '../test/queue/support/db';
-import { install, n8n, pkg, sandboxLib, services, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
+import { control, install, n8n, pkg, sandboxLib, services, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
 
 const SIZES = (process.env.CAMPAIGN_SIZES ?? '10000,100000')
 	.split(',')
@@ -81,16 +81,6 @@ function workflow(count: number, campaign: string | undefined, tag: string) {
 			Phones: { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
 		},
 	};
-}
-
-async function control(sandbox: SandboxProcess, method: string, what: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${sandbox.url}/__sandbox/${what}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`sandbox ${what}: ${response.status} ${await response.text()}`);
-	return await response.json();
 }
 
 /** Every write to processed_data, with the size of the value written (the table n8n's deduplication helpers use). */

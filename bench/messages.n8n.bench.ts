@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
-import { httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
+import { control, httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
 import { PERSONAL_TEXT } from './workload';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1000);
@@ -65,16 +65,6 @@ function httpRequestWorkflow(sandbox: SandboxProcess) {
 		],
 		connections: connect(['Start', 'Input', 'Send']),
 	};
-}
-
-async function control(sandbox: SandboxProcess, method: string, what: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${sandbox.url}/__sandbox/${what}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`sandbox ${what}: ${response.status} ${await response.text()}`);
-	return await response.json();
 }
 
 /** Runs a workflow with `n8n execute`; its time at the gateway: first arrival to last answer. */

@@ -96,3 +96,14 @@ export function httpRequestSendNode(sandbox: SandboxProcess, batchSize: number, 
 		},
 	};
 }
+
+/** A call to the sandbox's control API (`/__sandbox/<what>`): its JSON answer. */
+export async function control(sandbox: SandboxProcess, method: string, what: string, body?: object): Promise<unknown> {
+	const response = await fetch(`${sandbox.url}/__sandbox/${what}`, {
+		method,
+		headers: body ? { 'content-type': 'application/json' } : {},
+		body: body ? JSON.stringify(body) : undefined,
+	});
+	if (!response.ok) throw new Error(`sandbox ${what}: ${response.status} ${await response.text()}`);
+	return await response.json();
+}

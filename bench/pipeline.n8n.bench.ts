@@ -33,7 +33,7 @@ import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
 import { describeProfile, summarize, type CpuProfile } from './cpuProfile';
-import { httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
+import { control, httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
 import { PERSONAL_TEXT } from './workload';
 
 const LATENCY_MS = 100;
@@ -122,16 +122,6 @@ interface RunFigures {
 	executeMs: number;
 	cpuMs: number;
 	load: [number, number];
-}
-
-async function control(sandbox: SandboxProcess, method: string, what: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${sandbox.url}/__sandbox/${what}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`sandbox ${what}: ${response.status} ${await response.text()}`);
-	return await response.json();
 }
 
 /** CPU ms of the children this process waited for (cutime + cstime, in 1/100 s): `n8n execute` and those it waited for. */
