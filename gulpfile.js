@@ -14,10 +14,11 @@ task('build:icons', () =>
 );
 
 /**
- * Our modules that stand for a library (a devDependency): each one's compiled file is replaced by a bundle of the
- * module with the library inlined, so the rest of the compiled code requires only relative paths and n8n-workflow.
+ * Our modules that wrap a library (a devDependency): each one's compiled file is replaced by a bundle of the module
+ * with the library inlined, so the rest of the compiled code requires only relative paths and n8n-workflow. Such a
+ * module imports no other module of ours (a bundle would inline a second copy of it): the build checks that.
  */
-const BUNDLED_MODULES = ['nodes/gateway/libphonenumber.ts'];
+const BUNDLED_MODULES = ['nodes/gateway/phone.ts'];
 
 /** Where the licence notices of the bundled packages ship (package.json `files`; scripts/check-package.js checks it). */
 const THIRD_PARTY_LICENSES = 'dist/THIRD_PARTY_LICENSES';
@@ -44,6 +45,8 @@ task('build:bundle', async () => {
 		}),
 	);
 	const inputs = results.flatMap((result) => Object.keys(result.metafile.inputs));
+	const ours = inputs.filter((input) => !input.includes('node_modules/') && !BUNDLED_MODULES.includes(input));
+	if (ours.length > 0) throw new Error(`A bundled module imports other modules of ours, which the bundle would copy: ${ours.join(', ')}`);
 	fs.writeFileSync(path.resolve(THIRD_PARTY_LICENSES), thirdPartyLicenses(inputs));
 });
 

@@ -1,23 +1,30 @@
 /**
  * The campaign record's cost in a real n8n 2.41.1 (the e2e install under ~/.cache) on Postgres (DB_TYPE=postgresdb,
- * a private cluster from scripts/lib/services.js): per size in CAMPAIGN_SIZES (default 10000,100000), a workflow
- * whose Code node makes N items with distinct phones into Message > Send text, Parallel Requests 20 and Messages per
- * Second 1000 (20 parallel at 100 ms latency reach at most 200/s, so the rate cap never decides), run with
- * `n8n execute` once without and once with a Campaign Name, each a workflow of its own (a fresh, empty record).
+ * a private cluster from scripts/lib/services.js): per size in CAMPAIGN_SIZES (default 10000,100000;
+ * `CAMPAIGN_SIZES=10000` skips the 100,000, an hour), a workflow whose Code node makes N items with distinct phones
+ * into Message > Send text, Parallel Requests 20 and Messages per Second 1000 (20 parallel at 100 ms latency reach at
+ * most 200/s, so the rate cap never decides), run with `n8n execute` without and with a Campaign Name, each run a
+ * workflow of its own (a fresh, empty record). Sizes under 100,000 run CAMPAIGN_PAIRS pairs (default 3, alternating
+ * which of the two runs first) and report the median; 100,000 and more run one pair.
  *
  * Each run is timed at the sandbox gateway (another process, 100 ms latency), from the first request's arrival to
  * the last one's answer, as bench/messages.n8n.bench.ts does; the whole `n8n execute` is printed beside it (it adds
  * n8n's start-up, the record's first claim before the first request and its last marks after the last answer, and
- * the execution's save). Printed per size: both times and their ratio (target <= 1.10x: exit 1 above it), the
- * workflow's processed_data rows at the end (every context, so a record split over scopes counts whole), and the
- * write volume of each run:
+ * the execution's save). Printed per pair and per size: both times and their ratio (target <= 1.05x up to 10,000,
+ * <= 1.10x above, on the median: exit 1 above it), the workflow's processed_data rows at the end (every context, so a
+ * record split over scopes counts whole), the largest row written (target <= 128 KiB), and the write volume of each
+ * run:
  * - rows inserted, updated and deleted in processed_data (pg_stat_user_tables, read after `n8n execute` exited);
  * - bytes written to processed_data's `value`: the size of every row version written, counted by a trigger this
- *   bench adds to the table (one small insert per write; the n8n under test is otherwise as installed);
+ *   bench adds to the table (one small insert per write; the n8n under test is otherwise as installed), and the
+ *   largest of them;
  * - WAL bytes of the whole run (pg_current_wal_lsn before and after): the database's own write volume, compression
  *   of large values included; the difference with and without is the record's.
  * Every run must send exactly N requests to N distinct recipients, all accepted, and end as a successful execution.
  *
+ * `CAMPAIGN_OPTIONS='{"…": …}'`: more options of the Campaign group beside the Campaign Name (an option that selects
+ * how the record remembers keys, say); default none, the node's defaults. The workflow sets the node's parameters only
+ * by their names; the bench reads only n8n's execution, the gateway's requests and the processed_data table.
  * `MG_TARBALL=path.tgz` to use an already packed package instead of building.
  */
 import fs from 'node:fs';
@@ -25,13 +32,22 @@ import path from 'node:path';
 
 import { ENDPOINTS } from '../nodes/gateway/spec';
 import { openDb, type Db } from '../test/queue/support/db';
-import { install, n8n, pkg, sandboxLib, services, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
+import { control, install, n8n, pkg, sandboxLib, services, util, type N8nInstance, type Recorded, type SandboxProcess } from './n8nScripts';
 
-const SIZES = (process.env.CAMPAIGN_SIZES ?? '10000,100000').split(',').map(Number);
+const SIZES = (process.env.CAMPAIGN_SIZES ?? '10000,100000')
+	.split(',')
+	.filter((s) => s.trim() !== '')
+	.map(Number);
+const PAIRS = Number(process.env.CAMPAIGN_PAIRS ?? 3);
+/** Sizes from this one on run one pair (100,000 messages take about an hour with today's record). */
+const ONE_PAIR_FROM = 100_000;
+const CAMPAIGN_OPTIONS = JSON.parse(process.env.CAMPAIGN_OPTIONS ?? '{}') as Record<string, unknown>;
 const LATENCY_MS = 100;
 const PARALLEL_REQUESTS = 20;
 const MESSAGES_PER_SECOND = 1000;
-const TARGET_RATIO = 1.1;
+/** Issue 34: 10,000 messages within 1.05x, 100,000 within 1.10x; the row never over about 128 KiB. */
+const targetRatio = (count: number) => (count <= 10_000 ? 1.05 : 1.1);
+const ROW_TARGET = 128 * 1024;
 const DATABASE = 'n8n_campaign_bench';
 const REPO = path.join(__dirname, '..');
 
@@ -56,7 +72,7 @@ function workflow(count: number, campaign: string | undefined, tag: string) {
 					recipientPhoneNumber: '={{ $json.phone }}',
 					textBody: 'Black Friday: 20% off today only',
 					sending: { parallelRequests: PARALLEL_REQUESTS, messagesPerSecond: MESSAGES_PER_SECOND },
-					...(campaign ? { campaign: { name: campaign } } : {}),
+					...(campaign ? { campaign: { ...CAMPAIGN_OPTIONS, name: campaign } } : {}),
 				},
 			},
 		],
@@ -67,22 +83,12 @@ function workflow(count: number, campaign: string | undefined, tag: string) {
 	};
 }
 
-async function control(sandbox: SandboxProcess, method: string, what: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${sandbox.url}/__sandbox/${what}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`sandbox ${what}: ${response.status} ${await response.text()}`);
-	return await response.json();
-}
-
 /** Every write to processed_data, with the size of the value written (the table n8n's deduplication helpers use). */
 async function countWrites(db: Db): Promise<void> {
-	await db.query('CREATE TABLE IF NOT EXISTS bench_processed_writes (op text, bytes bigint)');
+	await db.query('CREATE TABLE IF NOT EXISTS bench_processed_writes (op text, context text, bytes bigint)');
 	await db.query(`CREATE OR REPLACE FUNCTION bench_count_processed_write() RETURNS trigger AS $$
 		BEGIN
-			INSERT INTO bench_processed_writes VALUES (TG_OP, octet_length(NEW.value::text));
+			INSERT INTO bench_processed_writes VALUES (TG_OP, NEW.context, octet_length(NEW.value::text));
 			RETURN NEW;
 		END $$ LANGUAGE plpgsql`);
 	await db.query('DROP TRIGGER IF EXISTS bench_count_processed_write ON processed_data');
@@ -143,6 +149,9 @@ interface RunFigures {
 	updated: number;
 	deleted: number;
 	bytesWritten: number;
+	largestWrite: number;
+	/** Writes to the node's rows (context 'n:…': the record, not the workflow row of its hold). */
+	recordWrites: number;
 	walBytes: number;
 	record: Array<{ context: string; chars: number; stored: number }>;
 }
@@ -169,7 +178,9 @@ async function measure(sandbox: SandboxProcess, inst: N8nInstance, db: Db, postm
 	const postgresCpuUsed = postgresCpu(postmaster) - postgresCpuBefore;
 	const after = await counters(db);
 	const [wal] = await db.query('SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn) AS bytes', [after.wal, before.wal]);
-	const [written] = await db.query('SELECT coalesce(sum(bytes), 0) AS bytes FROM bench_processed_writes');
+	const [written] = await db.query(
+		`SELECT coalesce(sum(bytes), 0) AS bytes, coalesce(max(bytes), 0) AS largest, count(*) FILTER (WHERE context LIKE 'n:%') AS record FROM bench_processed_writes`,
+	);
 	const record = await db.query(
 		'SELECT context, length(value::text) AS chars, pg_column_size(value) AS stored FROM processed_data WHERE "workflowId" = $1 ORDER BY context',
 		[wf.id],
@@ -199,6 +210,8 @@ async function measure(sandbox: SandboxProcess, inst: N8nInstance, db: Db, postm
 		updated: after.updated - before.updated,
 		deleted: after.deleted - before.deleted,
 		bytesWritten: Number(written.bytes),
+		largestWrite: Number(written.largest),
+		recordWrites: Number(written.record),
 		walBytes: Number(wal.bytes),
 		record: record.map((r) => ({ context: String(r.context), chars: Number(r.chars), stored: Number(r.stored) })),
 	};
@@ -217,8 +230,8 @@ function describe(label: string, run: RunFigures, count: number): string {
 	const writes = run.inserted + run.updated + run.deleted;
 	return (
 		`  ${label}: ${seconds(run.gatewayMs)} at the gateway (${((count / run.gatewayMs) * 1000).toFixed(0)} messages/s; n8n execute ${seconds(run.executeMs)}, CPU: n8n ${seconds(run.n8nCpu * 1000)}, Postgres ${seconds(run.postgresCpu * 1000)}); ` +
-		`processed_data: ${run.inserted} inserts, ${run.updated} updates, ${run.deleted} deletes (${(writes / count).toFixed(3)} per message), ` +
-		`${size(run.bytesWritten)} of values written (${perMessage(run.bytesWritten, count)}); WAL ${size(run.walBytes)}`
+		`processed_data: ${run.inserted} inserts, ${run.updated} updates, ${run.deleted} deletes (${(writes / count).toFixed(3)} per message; ${run.recordWrites} to the node's rows), ` +
+		`${size(run.bytesWritten)} of values written (${perMessage(run.bytesWritten, count)}), largest ${size(run.largestWrite)}; WAL ${size(run.walBytes)}`
 	);
 }
 
@@ -260,25 +273,58 @@ async function main() {
 			`Campaign record cost in n8n ${runtime.n8n.version} (n8n execute, DB_TYPE=postgresdb, ${pgVersion}), gateway latency ${LATENCY_MS} ms, ` +
 				`Parallel Requests ${PARALLEL_REQUESTS}, Messages per Second ${MESSAGES_PER_SECOND}; timed at the gateway, first request to last answer`,
 		);
+		console.log(`Campaign options beside the Campaign Name: ${Object.keys(CAMPAIGN_OPTIONS).length ? JSON.stringify(CAMPAIGN_OPTIONS) : "none (the node's defaults)"}`);
 		let failed = false;
 		for (const count of SIZES) {
-			const [without, withRecord] = await n8n.importWorkflows(inst, [workflow(count, undefined, tag), workflow(count, `black-friday-${count}`, tag)]);
+			const pairs = count >= ONE_PAIR_FROM ? 1 : Math.max(1, PAIRS);
+			const target = targetRatio(count);
 			// Each run's line as soon as it is measured: a long run stopped half-way still leaves its figures.
-			console.log(`${count} messages, each to a distinct recipient, all accepted (checked per run):`);
-			const off = await measure(sandbox, inst, db, pg.proc.child.pid, without, count);
-			console.log(describe('without the record', off, count));
-			const on = await measure(sandbox, inst, db, pg.proc.child.pid, withRecord, count);
-			console.log(describe('with the record   ', on, count));
-			const ratio = on.gatewayMs / off.gatewayMs;
-			failed ||= ratio > TARGET_RATIO;
-			const recordChars = on.record.reduce((sum, row) => sum + row.chars, 0);
-			const rows = on.record.map((row) => `context ${JSON.stringify(row.context)} ${size(row.chars)} (stored ${size(row.stored)})`).join(', ') || 'no row';
+			console.log(`${count} messages, each to a distinct recipient, all accepted (checked per run); ${pairs} pair(s) of runs:`);
+			const measured: Array<{ off: RunFigures; on: RunFigures; ratio: number }> = [];
+			for (let pair = 1; pair <= pairs; pair++) {
+				const [without, withRecord] = await n8n.importWorkflows(inst, [
+					workflow(count, undefined, `${tag} #${pair}`),
+					workflow(count, `black-friday-${count}`, `${tag} #${pair}`),
+				]);
+				// Alternate which runs first, so that a drift of the shared machine favours neither.
+				const withFirst = pair % 2 === 0;
+				let off: RunFigures | undefined;
+				let on: RunFigures | undefined;
+				for (const recordOn of withFirst ? [true, false] : [false, true]) {
+					if (recordOn) {
+						on = await measure(sandbox, inst, db, pg.proc.child.pid, withRecord, count);
+						console.log(describe(`pair ${pair}, with the record   `, on, count));
+					} else {
+						off = await measure(sandbox, inst, db, pg.proc.child.pid, without, count);
+						console.log(describe(`pair ${pair}, without the record`, off, count));
+					}
+				}
+				const ratio = on!.gatewayMs / off!.gatewayMs;
+				measured.push({ off: off!, on: on!, ratio });
+				const recordChars = on!.record.reduce((sum, row) => sum + row.chars, 0);
+				const rows = on!.record.map((row) => `context ${JSON.stringify(row.context)} ${size(row.chars)} (stored ${size(row.stored)})`).join(', ') || 'no row';
+				console.log(
+					`  pair ${pair}: ratio with / without ${ratio.toFixed(2)}x at the gateway, ${(on!.executeMs / off!.executeMs).toFixed(2)}x for the whole n8n execute; ` +
+						`record at the end: ${rows}; ${size(recordChars)} in all (${perMessage(recordChars, count)}); ` +
+						`the record's WAL (with minus without): ${size(on!.walBytes - off!.walBytes)} (${perMessage(on!.walBytes - off!.walBytes, count)})`,
+				);
+			}
+			const median = (values: number[]) => {
+				const sorted = [...values].sort((a, b) => a - b);
+				const middle = Math.floor(sorted.length / 2);
+				return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+			};
+			const ratio = median(measured.map((m) => m.ratio));
+			const largest = Math.max(...measured.map((m) => m.on.largestWrite));
+			const writes = median(measured.map((m) => m.on.inserted + m.on.updated + m.on.deleted));
+			const recordWrites = median(measured.map((m) => m.on.recordWrites));
+			const bytes = median(measured.map((m) => m.on.bytesWritten));
+			failed ||= ratio > target || largest > ROW_TARGET;
 			console.log(
-				`  ratio with / without: ${ratio.toFixed(2)}x at the gateway (target <= ${TARGET_RATIO.toFixed(2)}x), ${(on.executeMs / off.executeMs).toFixed(2)}x for the whole n8n execute`,
-			);
-			console.log(
-				`  record at the end: ${rows}; ${size(recordChars)} in all (${perMessage(recordChars, count)}); ` +
-					`the record's WAL (with minus without): ${size(on.walBytes - off.walBytes)} (${perMessage(on.walBytes - off.walBytes, count)})`,
+				`${count} messages, ${pairs === 1 ? 'one pair' : `median of ${pairs} pairs`}: without ${seconds(median(measured.map((m) => m.off.gatewayMs)))}, ` +
+					`with the record ${seconds(median(measured.map((m) => m.on.gatewayMs)))}, ratio ${ratio.toFixed(2)}x (target <= ${target.toFixed(2)}x: ${ratio <= target ? 'met' : 'NOT met'}; ` +
+					`pairs ${measured.map((m) => `${m.ratio.toFixed(2)}x`).join(', ')}); largest row written ${size(largest)} (target <= ${size(ROW_TARGET)}: ${largest <= ROW_TARGET ? 'met' : 'NOT met'}); ` +
+					`${writes} writes to processed_data (${(writes / count).toFixed(3)} per message; ${recordWrites} to the node's rows, the record), ${size(bytes)} of values written (${perMessage(bytes, count)})`,
 			);
 		}
 		process.exitCode = failed ? 1 : 0;

@@ -27,7 +27,7 @@ import { runNode } from '../test/harness';
 import { sandboxCredentials } from '../test/sandbox';
 
 import { MessagingGateway } from '../nodes/MessagingGateway/MessagingGateway.node';
-import { SENDING_DEFAULTS } from '../nodes/MessagingGateway/actions/sending';
+import { SENDING_DEFAULTS } from '../nodes/MessagingGateway/actions/message/sending';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1000);
 const LATENCY_MS = 100;

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CHANNEL, ENDPOINTS } from '../nodes/gateway/spec';
-import { install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
+import { control, httpRequestSendNode, install, n8n, pkg, sandboxLib, util, type Recorded, type SandboxProcess } from './n8nScripts';
+import { PERSONAL_TEXT } from './workload';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1000);
 const LATENCY_MS = 100;
@@ -43,11 +44,7 @@ function ourWorkflow() {
 				typeVersion: 1,
 				position: [440, 0],
 				parameters: {
-					resource: 'message',
-					operation: 'send',
-					messageType: 'text',
-					recipientPhoneNumber: '={{ $json.phone }}',
-					textBody: '={{ "Olá " + $json.name + ", seu pedido saiu para entrega." }}',
+					...PERSONAL_TEXT,
 				},
 			},
 		],
@@ -64,40 +61,10 @@ function httpRequestWorkflow(sandbox: SandboxProcess) {
 		nodes: [
 			trigger,
 			code(bodies),
-			{
-				name: 'Send',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [440, 0],
-				parameters: {
-					method: 'POST',
-					url: `${sandbox.url}${ENDPOINTS.messages.path}`,
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [
-							{ name: 'apikey', value: sandbox.apiKey },
-							{ name: 'version', value: ENDPOINTS.messages.version },
-						],
-					},
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: '={{ JSON.stringify($json.body) }}',
-					options: { batching: { batch: { batchSize: 80, batchInterval: 1000 } } },
-				},
-			},
+			httpRequestSendNode(sandbox, 80, 1000),
 		],
 		connections: connect(['Start', 'Input', 'Send']),
 	};
-}
-
-async function control(sandbox: SandboxProcess, method: string, what: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${sandbox.url}/__sandbox/${what}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`sandbox ${what}: ${response.status} ${await response.text()}`);
-	return await response.json();
 }
 
 /** Runs a workflow with `n8n execute`; its time at the gateway: first arrival to last answer. */

@@ -7,7 +7,8 @@
  *
  * Options (environment): N8N_PORT (default 5678, or a free port), SANDBOX_PORT (default 8787, or a free port),
  * MG_N8N_CACHE (install cache), N8N_VERSION, MG_FRESH=1 (start from an empty n8n user folder),
- * N8N_WEBHOOK_URL (with the real gateway: the public https address that forwards to this n8n).
+ * N8N_WEBHOOK_URL (with the real gateway: the public https address that forwards to this n8n), SANDBOX_STATUSES=1
+ * (the sandbox sends each message's statuses; `npm run sandbox -- statuses on` does it while running).
  * The n8n user folder is kept in .cache/dev-n8n so workflows you edit survive a restart.
  */
 const fs = require('node:fs');
@@ -16,10 +17,7 @@ const { REPO_ROOT, log, installCleanup, stopAll, waitFor } = require('./lib/util
 const { prepare, realGatewayFromEnv, ensureDir } = require('./lib/session');
 const n8n = require('./lib/n8n');
 const { DEFAULT_PORT } = require('./lib/sandbox');
-
-// Published at start: the auto-reply bot, so that a delivered test message runs it, and the delivery report's
-// trigger workflows, so that the statuses the sandbox sends after a send update the data table.
-const ACTIVE_EXAMPLE = /auto-reply|delivery report, statuses|window fallback/i;
+const exampleLib = require('./lib/examples');
 
 // The templates every sandbox account has from the start (PRESET_TEMPLATES in test/sandbox/templates.ts; a unit test
 // keeps this line and the README in step with it).
@@ -51,8 +49,11 @@ async function main() {
 		gateway,
 		// A public https address in front of n8n (tunnel, reverse proxy) for the real gateway's notifications.
 		webhookUrl: gateway ? process.env.N8N_WEBHOOK_URL : undefined,
-		// The sandbox sends sent / delivered / read (or failed) statuses after each send, as the network does.
-		sandboxStatuses: process.env.SANDBOX_STATUSES !== '0',
+		// The sandbox's statuses after each send (sent / delivered / read, or failed), as the network sends them: off
+		// unless chosen (SANDBOX_STATUSES=1, or npm run sandbox -- statuses on while it runs). Every status is a webhook
+		// call per published trigger (about 30 ms of n8n's CPU here) and an execution when a trigger keeps it:
+		// with them on, a first campaign of 1,000 messages took 7 times as long (docs/trigger.md).
+		sandboxStatuses: process.env.SANDBOX_STATUSES === '1',
 	});
 
 	sayPort('n8n', 'N8N_PORT', n8nPort, inst.baseUrl);
@@ -60,7 +61,7 @@ async function main() {
 
 	// Examples are imported once per user folder, so that edits made in the editor survive a restart.
 	const examplesMarker = path.join(userFolder, '.examples-imported');
-	const examples = n8n.readWorkflowFiles(path.join(REPO_ROOT, 'examples'));
+	const examples = exampleLib.readExamples();
 	let published = [];
 	if (fs.existsSync(examplesMarker)) {
 		log('Example workflows were imported on an earlier start (MG_FRESH=1 starts over).');
@@ -70,7 +71,7 @@ async function main() {
 		log(`Imported ${imported.length} example workflows`);
 		// With the real gateway a loopback n8n cannot receive notifications, so nothing is published then.
 		if (!gateway) {
-			published = imported.filter((wf) => ACTIVE_EXAMPLE.test(wf.name || ''));
+			published = exampleLib.examplesToPublish(imported);
 			for (const wf of published) await n8n.cli(inst, ['publish:workflow', `--id=${wf.id}`]);
 		}
 	} else {
@@ -121,6 +122,7 @@ async function main() {
 			// A local test key, shown so that the credential screen can be tried by hand (Base URL and API Key).
 			`  Sandbox key: API key ${sandbox.apiKey}, Phone ID ${sandbox.phoneId} (Base URL ${sandbox.url})`,
 			`  Templates:   the sandbox account has ${SANDBOX_TEMPLATES}; Template > Create adds more`,
+			`  Statuses:    ${sandbox.statuses ? 'on: the sandbox sends each accepted message\'s statuses (npm run sandbox -- statuses off)' : 'off; npm run sandbox -- statuses on sends each accepted message\'s statuses (the delivery report example needs them)'}`,
 			'',
 			registered.length
 				? `A trigger is registered at the sandbox (${registered.length} webhook${registered.length > 1 ? 's' : ''}${published.length ? `; published: ${published.map((w) => `"${w.name}"`).join(', ')}` : ''}). Send it a test message with:`

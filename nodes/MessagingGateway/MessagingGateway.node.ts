@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeType,
@@ -6,12 +7,12 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { messagingGatewayApiTest } from '../gateway/credentialTest';
+import { asNodeError, describeRefusal, errorJson } from './actions/common';
 import { waitingWebhooks, onWaitingWebhook } from './actions/message/sendAndWait.operation';
-import { resourceField, resourceFields, subtitle } from './actions/resources';
-import { router } from './actions/router';
+import { type ItemOperation, type Operation, resourceField, resourceFields, resources, subtitle } from './actions/resources';
 import { loadOptions, resourceMapping } from './methods';
 
 export class MessagingGateway implements INodeType {
@@ -49,7 +50,51 @@ export class MessagingGateway implements INodeType {
 		return await onWaitingWebhook.call(this);
 	}
 
+	/**
+	 * The router: the operation of the chosen resource. The message operations and the person upload take the whole
+	 * input (they send in parallel, or build one file); the others run once per item, here.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		const items = this.getInputData();
+		const resource = this.getNodeParameter('resource', 0) as keyof typeof resources;
+		const operationName = this.getNodeParameter('operation', 0) as string;
+		const operation: Operation | undefined = (resources[resource]?.operations as Record<string, Operation> | undefined)?.[operationName];
+		if (!operation) {
+			throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		}
+		if ('executeAll' in operation) return [await operation.executeAll.call(this, items)];
+		return [await eachItem.call(this, operation, items, { resource, operation: operationName })];
 	}
+}
+
+/**
+ * An operation once per item, one after another; output items keep their pairing. Without Continue On Fail the first
+ * failure stops the run, saying how many items were done; with it, a failure is an error item in its place.
+ */
+async function eachItem(
+	this: IExecuteFunctions,
+	operation: ItemOperation,
+	items: INodeExecutionData[],
+	where: { resource: string; operation: string },
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		let result: IDataObject | IDataObject[];
+		try {
+			result = await operation.execute.call(this, itemIndex);
+		} catch (error) {
+			const nodeError = describeRefusal(this.getNode(), asNodeError(this.getNode(), error, itemIndex), itemIndex, where);
+			if (this.continueOnFail()) {
+				output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			if (items.length > 1) {
+				const done = `${itemIndex} of ${items.length} items were done before the run stopped at item ${itemIndex} (no further item was started).`;
+				nodeError.description = nodeError.description ? `${nodeError.description} ${done}` : done;
+			}
+			throw nodeError;
+		}
+		for (const json of Array.isArray(result) ? result : [result]) output.push({ json, pairedItem: { item: itemIndex } });
+	}
+	return output;
 }

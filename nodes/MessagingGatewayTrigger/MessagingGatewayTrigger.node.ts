@@ -11,8 +11,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { messagingGatewayApiTest } from '../gateway/credentialTest';
 import { redact } from '../gateway/errors';
 import { PHONE_ID_QUERY_PARAM } from '../gateway/spec';
-import { gatewayRequest, isLoopbackUrl } from '../gateway/transport';
-import { isHttpsUrl } from '../gateway/urls';
+import { gatewayRequest, isHttpsUrl, isLoopbackUrl } from '../gateway/transport';
 import {
 	forgetRegistration,
 	httpCodeOf,
@@ -31,6 +30,20 @@ import {
 	type StoredRegistration,
 } from './registration';
 import { handleDelivery } from './webhook';
+
+/**
+ * The gateway calls only https addresses with a valid certificate; a gateway on this machine (the local sandbox) takes
+ * http. This is where the trigger says so, when n8n's webhook URL cannot work: the panel cannot (a notice knows
+ * neither the webhook URL nor the credential, description.ts), activation and "Execute step" do, and n8n shows this
+ * error there.
+ */
+function refuseUndeliverableUrl(this: IHookFunctions, endpoint: string, baseUrl: string): void {
+	if (isHttpsUrl(endpoint) || isLoopbackUrl(baseUrl)) return;
+	throw new NodeOperationError(this.getNode(), `The gateway only delivers to https addresses, and n8n's webhook URL is ${endpoint}`, {
+		description:
+			"Set n8n's N8N_WEBHOOK_URL environment variable (WEBHOOK_URL before n8n 2) to a public https address with a valid certificate (for example behind a reverse proxy or a tunnel), restart n8n, then publish the workflow or click Execute step again. Self-signed certificates are not accepted. A gateway on this machine (a local sandbox) takes http.",
+	});
+}
 
 export class MessagingGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -67,7 +80,9 @@ export class MessagingGatewayTrigger implements INodeType {
 		default: {
 			/** True when the registration this node made is still there and still what the node would register now. */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const { settings, secret } = await registrationSettings.call(this);
+				const { settings, baseUrl, secret } = await registrationSettings.call(this);
+				// Before any request: a URL the gateway cannot call is said as such, not as the gateway's unreachability.
+				refuseUndeliverableUrl.call(this, settings.endpoint, baseUrl);
 				const forThisUrl = await registrationsForThisUrl.call(this, settings.endpoint);
 				const stored = this.getWorkflowStaticData('node') as StoredRegistration;
 				return isStoredRegistrationCurrent(stored, forThisUrl, settings, secret);
@@ -76,16 +91,7 @@ export class MessagingGatewayTrigger implements INodeType {
 			/** Registers the webhook with the derived secret, replacing (never duplicating) any registration for this URL. */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const { settings, baseUrl, secret } = await registrationSettings.call(this);
-				if (!isHttpsUrl(settings.endpoint) && !isLoopbackUrl(baseUrl)) {
-					throw new NodeOperationError(
-						this.getNode(),
-						`The gateway only delivers to https addresses, and n8n's webhook URL is ${settings.endpoint}`,
-						{
-							description:
-								"Set n8n's WEBHOOK_URL environment variable to a public https address with a valid certificate (for example behind a reverse proxy or a tunnel), restart n8n and activate the workflow again. Self-signed certificates are not accepted.",
-						},
-					);
-				}
+				refuseUndeliverableUrl.call(this, settings.endpoint, baseUrl);
 				const staticData = this.getWorkflowStaticData('node') as StoredRegistration;
 				for (const stale of await registrationsForThisUrl.call(this, settings.endpoint)) {
 					await removeStaleRegistration.call(this, stale);

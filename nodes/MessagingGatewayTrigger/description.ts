@@ -41,14 +41,24 @@ export interface TriggerOptions {
 	markAsRead?: boolean;
 }
 
+/**
+ * How to produce an event, where a user testing the trigger looks: n8n 2.41's panel, while it listens, shows its own
+ * "Go to <node> and create an event" and nothing of the node's (triggerPanel has no text for that state), so the
+ * parameters beside it say it. No https notice here: a notice can only depend on parameters, the node version and its
+ * features (n8n-workflow's displayParameter), not on n8n's webhook URL or the credential's Base URL, so it would show
+ * to every local user for whom http works. The registration itself refuses a URL that cannot work and says why
+ * (MessagingGatewayTrigger.node.ts, create).
+ */
+export const testEventNotice: INodeProperties = {
+	displayName:
+		'To test: click Execute step, then send a WhatsApp message to the phone of the credential. With the sandbox gateway of npm start, run "npm run sandbox -- deliver --text hi" in a terminal. Publishing registers the webhook at the gateway for good (removed when you unpublish).',
+	name: 'registrationNotice',
+	type: 'notice',
+	default: '',
+};
+
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName:
-			"The webhook is registered at the gateway automatically when you activate the workflow, and removed when you deactivate it. The gateway only calls https addresses with a valid certificate: n8n's WEBHOOK_URL must be one.",
-		name: 'registrationNotice',
-		type: 'notice',
-		default: '',
-	},
+	testEventNotice,
 	/**
 	 * What n8n's node creator lists as this trigger's events: it reads the options of the first parameter labelled
 	 * "Events", so this one, never shown in the panel, holds only the events the gateway delivers (spec section 6).
@@ -178,12 +188,15 @@ export const triggerProperties: INodeProperties[] = [
 	},
 ];
 
-/** The trigger's panel while it listens (instead of n8n's generic text about a test event). */
+/**
+ * The trigger's panel before it listens (instead of n8n's generic "Pull in events from ..."). While it listens, n8n
+ * 2.41 shows its own text, whatever the node says (see testEventNotice).
+ */
 export const triggerPanel = {
 	header: 'Send a WhatsApp message to the phone of your credential',
 	executionsHelp: {
 		inactive:
-			'While you test, n8n registers the trigger at the gateway and waits for one message to the phone of the credential: send one from WhatsApp (with the sandbox: npm run sandbox -- deliver). Publish the workflow to start it on every incoming message.',
+			'While you test, n8n registers the trigger at the gateway and waits for one message to the phone of the credential: send one from WhatsApp (with the sandbox gateway of npm start: npm run sandbox -- deliver --text hi). Publish the workflow to start it on every incoming message.',
 		active:
 			'The workflow is published: every incoming message to the phone of the credential starts it. Its runs are in the Executions tab.',
 	},

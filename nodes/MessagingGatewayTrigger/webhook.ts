@@ -5,8 +5,7 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { buildMarkAsReadBody } from '../MessagingGateway/actions/message/markAsRead.operation';
-import { waitAtMost } from '../gateway/pause';
-import { gatewayRequest } from '../gateway/transport';
+import { gatewayRequest, waitAtMost } from '../gateway/transport';
 import type { TriggerOptions } from './description';
 import { DEFAULT_WINDOW_HOURS, eventKey, seenEventsOf, webhookScopeOf, type PersistedSeenEvents } from './deliveryGuard';
 import {

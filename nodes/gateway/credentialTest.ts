@@ -17,11 +17,10 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { networkErrorCode } from './attempt';
 import { defaultCountryProblem, judgePhoneId, phoneIdsOfWebhookList } from './credentialChecks';
-import { describeNetworkError, readGatewayError, redact } from './errors';
+import { describeNetworkError, networkErrorCode, readGatewayError, redact } from './errors';
 import { ENDPOINTS } from './spec';
-import { normaliseBaseUrl } from './urls';
+import { normaliseBaseUrl } from './transport';
 
 interface FullResponse {
 	statusCode: number;

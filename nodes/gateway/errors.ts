@@ -75,7 +75,24 @@ export function readGatewayError(statusCode: number, body: unknown, statusText?:
 	};
 }
 
-// ---- What an answer says about a request (docs/retries.md lists this table) ----
+/** What an error's `context` may hold (n8n's errors carry one): `outcome: 'unknown'` marks a request that may have arrived. */
+interface WithContext {
+	context?: Record<string, unknown>;
+}
+
+/**
+ * Marks an error as one of a request that may have been accepted: it must not be sent again, not even by a retry. The
+ * mark is in the error's own `context` (n8n's errors have one), so it goes wherever the error goes.
+ */
+export function markUnknownOutcome<E extends object>(error: E): E {
+	const holder = error as WithContext;
+	holder.context = { ...(holder.context ?? {}), outcome: 'unknown' };
+	return error;
+}
+
+export function hasUnknownOutcome(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && (error as WithContext).context?.outcome === 'unknown';
+}
 
 /**
  * `accepted`: the gateway took the request. `notSent`: it did not, sending it again is safe. `unknown`: it may have
@@ -84,13 +101,13 @@ export function readGatewayError(statusCode: number, body: unknown, statusText?:
 export type RequestOutcome = 'accepted' | 'notSent' | 'unknown';
 
 /**
- * The outcome of an HTTP status. A 2xx is accepted (its body must still be readable: an unreadable 2xx is unknown).
- * Every 4xx, 429 included, is the gateway or its proxy refusing the request before taking it: not sent. Every 5xx is
- * unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502, 503 and 504 come when the upstream failed or
- * did not answer in time, which may be after it accepted the message; and a 500 is the one error status the spec
- * documents ("Server error", section 7) without saying at what point it happens, while the proxy answers its own
- * failures with a 500 too, so a 500 cannot be told apart from "taken, then failed". 1xx and 3xx (redirects are not
- * followed) never reached a handler: not sent.
+ * The outcome of an HTTP status (docs/retries.md lists this table). A 2xx is accepted (its body must still be
+ * readable: an unreadable 2xx is unknown). Every 4xx, 429 included, is the gateway or its proxy refusing the request
+ * before taking it: not sent. Every 5xx is unknown: the gateway sits behind an API proxy (docs/gateway.md), whose 502,
+ * 503 and 504 come when the upstream failed or did not answer in time, which may be after it accepted the message; and
+ * a 500 is the one error status the spec documents ("Server error", section 7) without saying at what point it
+ * happens, while the proxy answers its own failures with a 500 too, so a 500 cannot be told apart from "taken, then
+ * failed". 1xx and 3xx (redirects are not followed) never reached a handler: not sent.
  */
 export function outcomeOfStatus(status: number): RequestOutcome {
 	if (status >= 200 && status < 300) return 'accepted';
@@ -98,29 +115,9 @@ export function outcomeOfStatus(status: number): RequestOutcome {
 	return 'notSent';
 }
 
-/** Errors of requests whose outcome is unknown (5xx, lost connection, timeout, cancelled in flight, unreadable 2xx). */
-const unknownOutcomes = new WeakSet<object>();
-
-/** Marks an error as one of a request that may have been accepted: it must not be sent again, not even by a retry. */
-export function markUnknownOutcome<E extends object>(error: E): E {
-	unknownOutcomes.add(error);
-	return error;
-}
-
-export function hasUnknownOutcome(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && unknownOutcomes.has(error);
-}
-
 /** What the user is told when a request may have reached the gateway and was therefore not sent again. */
 export const MAY_HAVE_BEEN_ACCEPTED =
 	"The gateway may have accepted the request. It was not repeated, neither by the node nor by n8n's Retry On Fail, so that nothing is sent twice: check before running it again.";
-
-/** The description of an error answer, by its outcome; `detail` is the gateway's own description, when it gave one. */
-export function describeStatusOutcome(status: number, detail?: string): string | undefined {
-	const outcome = outcomeOfStatus(status);
-	if (outcome === 'unknown') return detail ? `${detail} ${MAY_HAVE_BEEN_ACCEPTED}` : MAY_HAVE_BEEN_ACCEPTED;
-	return detail;
-}
 
 /** A request that ran past its deadline: it was sent (or being sent), so it may have been accepted. */
 export function describeTimeout(timeoutMs: number): GatewayErrorDetails {
@@ -167,6 +164,65 @@ export function describeNetworkError(code: string | undefined, baseUrl: string):
 		code,
 		outcome: 'unknown',
 	};
+}
+
+/**
+ * The network code (ECONNREFUSED, ...) of an error of n8n's HTTP helper, looked for along its causes. n8n-core 2.41
+ * keeps the network error as the cause; 2.0 keeps it as `errorResponse` with no cause, and its text in `messages`.
+ */
+export function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	const pending: unknown[] = [error];
+	while (pending.length > 0) {
+		const current = pending.shift();
+		if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+		seen.add(current);
+		const candidate = current as { code?: unknown; cause?: unknown; errorResponse?: unknown; message?: unknown; messages?: unknown };
+		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) return candidate.code;
+		const texts = [candidate.message, ...(Array.isArray(candidate.messages) ? candidate.messages : [])];
+		for (const text of texts) {
+			if (typeof text !== 'string') continue;
+			const named = NETWORK_CODE_IN_TEXT.exec(text);
+			if (named) return named[1];
+			if (/socket hang up/i.test(text)) return 'ECONNRESET';
+		}
+		pending.push(candidate.cause, candidate.errorResponse);
+	}
+	return undefined;
+}
+
+/** A network code as Node writes it into an error's text (`connect ECONNREFUSED 127.0.0.1:9`). */
+const NETWORK_CODE_IN_TEXT = /\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE)\b/;
+
+/** The network's code in a gateway answer: Meta's `error.code`, or a top-level `code`; undefined when it has none. */
+export function networkCodeOf(body: unknown): unknown {
+	const json = asObject(body);
+	if (!json) return undefined;
+	if (isObject(json.error) && 'code' in json.error) return json.error.code;
+	return json.code;
+}
+
+/** The network's throughput answer (the phone number's limit) and its pair rate answer (one recipient too often). */
+export const THROUGHPUT_CODE = 130429;
+export const PAIR_RATE_CODE = 131056;
+
+/**
+ * A refusal that is a wait, not an answer about the message (docs/gateway.md, Decisions: such a message was not sent,
+ * and sending it again later is safe): the phone's throughput (the network's 400 with 130429, or an HTTP 429, whose
+ * Retry-After says how long), or the pair rate of one recipient (400 with 131056). Undefined for any other answer.
+ */
+export type Wait = { kind: 'throughput'; retryAfterMs?: number } | { kind: 'pairRate' };
+
+export function waitOf(status: number, body: unknown, retryAfterHeader?: unknown): Wait | undefined {
+	if (status === 429) {
+		const seconds = parseRetryAfterSeconds(retryAfterHeader);
+		return { kind: 'throughput', retryAfterMs: seconds === undefined ? undefined : seconds * 1000 };
+	}
+	if (status !== 400) return undefined;
+	const code = Number(networkCodeOf(body));
+	if (code === THROUGHPUT_CODE) return { kind: 'throughput' };
+	if (code === PAIR_RATE_CODE) return { kind: 'pairRate' };
+	return undefined;
 }
 
 /**

@@ -10,16 +10,23 @@
  * guessed. Invented numbers, for a message recipient and a person's Phone alike (docs/phone-numbers.md): only
  * subscriber digits of one digit repeated (`+55 11 99999-9999`), which no plan issues; runs such as `98765-4321` are
  * real numbers. Pure: no n8n imports.
+ *
+ * The package has no runtime dependencies (n8n Cloud installs none): libphonenumber-js is a devDependency, and the
+ * build replaces this module's compiled file by a bundle of it with the library inlined (gulpfile.js), so that no
+ * other module imports the library. It imports no module of ours, which the bundle would copy. Only what is used is
+ * imported, so that the bundle leaves out the rest (its as-you-type formatter logs to the console, which n8n's
+ * package scan refuses).
  */
 import {
 	getCountryCallingCode,
 	getExampleNumber,
 	isSupportedCountry,
-	mobileExamples,
 	parsePhoneNumberFromString,
 	validatePhoneNumberLength,
-} from './libphonenumber';
-import type { CountryCode, PhoneNumber } from './libphonenumber';
+} from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+/** The library's example mobile number of each country (a few kB): the form a refused number is shown. */
+import mobileExamples from 'libphonenumber-js/mobile/examples';
 
 export type { CountryCode };
 

@@ -3,7 +3,7 @@
  * Pure data: nothing here imports n8n, so the sandbox gateway and the pure modules share it too.
  */
 
-import type { MediaFormat } from './mediaFormat';
+import type { MediaFormat } from './media';
 
 /** `messaging_product` on every request and response that carries it (docs/gateway.md, Decisions). */
 export const CHANNEL = 'whatsapp';
@@ -57,7 +57,7 @@ export const CAPTIONED_MEDIA_KINDS = ['image', 'video', 'document'] as const sat
 /**
  * Media limits (spec section 8), read as decimal as docs/gateway.md decides (5 MB = 5,000,000 bytes, 100 KB = 100,000 bytes),
  * and the formats the network accepts per kind (docs/gateway.md), each with the content type it is uploaded as; format ids
- * are those of gateway/mediaFormat.ts, which tells them apart from a file's first bytes. Documents take any format.
+ * are those of gateway/media.ts, which tells them apart from a file's first bytes. Documents take any format.
  */
 export const MEDIA_LIMITS: Record<
 	MediaKind,

@@ -47,10 +47,11 @@ function printSummary({ title, label, resultsFile, code, t0, prepSecs, artifacts
 	for (const file of r ? r.testResults : []) {
 		const counts = { passed: 0, failed: 0, pending: 0 };
 		for (const a of file.assertionResults) counts[a.status] = (counts[a.status] || 0) + 1;
-		const mark = file.status === 'passed' ? 'PASS' : 'FAIL';
-		lines.push(`${mark}  ${path.relative(REPO_ROOT, file.name)}  (${counts.passed} passed, ${counts.failed} failed, ${counts.pending} skipped)`);
+		// Jest calls a file with skipped tests and no failure "focused": it passed.
+		const passed = file.status === 'passed' || file.status === 'focused';
+		lines.push(`${passed ? 'PASS' : 'FAIL'}  ${path.relative(REPO_ROOT, file.name)}  (${counts.passed} passed, ${counts.failed} failed, ${counts.pending} skipped)`);
 		for (const a of file.assertionResults.filter((x) => x.status === 'failed')) lines.push(`      x ${a.fullName}`);
-		if (file.status !== 'passed' && !file.assertionResults.length && file.message) lines.push(`      ${file.message.split('\n')[0]}`);
+		if (!passed && !file.assertionResults.length && file.message) lines.push(`      ${file.message.split('\n')[0]}`);
 	}
 	lines.push(`${title} ${ok ? 'PASSED' : 'FAILED'} in ${secs} s (preparation ${prepSecs} s). Artifacts: ${path.relative(REPO_ROOT, artifacts)}/`);
 	lines.push('='.repeat(72));

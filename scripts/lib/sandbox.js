@@ -11,12 +11,12 @@ const SANDBOX_CLI = path.join(REPO_ROOT, 'test', 'sandbox', 'cli.ts');
 const DEFAULT_PORT = 8787; // the sandbox CLI's own default, so `npm run sandbox -- deliver` finds it
 
 /**
- * Start on `port`; resolves when the control API answers. Returns {url, apiKey, phoneId, proc, control}.
+ * Start on `port`; resolves when the control API answers. Returns {url, apiKey, phoneId, statuses, proc, control}.
  * The default phone is the one the sample notifications (test/fixtures/notifications) are for, so that the trigger's
  * "Only This Phone" (on by default) keeps them.
  */
 async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '104857600000001', logDir, node = process.execPath, statuses = false }) {
-	// statuses: the network's status notifications after each send (test/sandbox/statuses.ts); npm start turns them on.
+	// statuses: the network's status notifications after each send (test/sandbox/statuses.ts); off unless chosen.
 	const env = {
 		...process.env,
 		SANDBOX_PORT: String(port),
@@ -47,7 +47,7 @@ async function startSandbox({ port, apiKey = 'sandbox-api-key', phoneId = '10485
 		throw new Error(`${e.message}\n--- ${logFile} ---\n${tail(logFile)}`);
 	}
 	log(`Started the ${kind} at ${url}`);
-	return { kind, url, apiKey, phoneId, proc, logFile, control: controlClient(url) };
+	return { kind, url, apiKey, phoneId, statuses, proc, logFile, control: controlClient(url) };
 }
 
 /** Thin client of the control API. */
@@ -70,8 +70,11 @@ function controlClient(url) {
 		deliver: (body) => call('POST', 'deliver', body),
 		info: () => call('GET', 'info'),
 		templateStatus: (id, status) => call('POST', 'template-status', { id, status }),
-		latency: (ms) => call('POST', 'latency', { ms }),
+		latency: (ms) => (ms === undefined ? call('GET', 'latency') : call('POST', 'latency', { ms })),
 		statuses: (settings) => (settings === undefined ? call('GET', 'statuses') : call('POST', 'statuses', settings)),
+		// The network's limits on sending: { perSecond, pairIntervalMs, mode?, retryAfterSeconds? } (0 or absent: off);
+		// without settings, { settings, counts } (test/sandbox/throughput.ts).
+		throughput: (settings) => (settings === undefined ? call('GET', 'throughput') : call('POST', 'throughput', settings)),
 	};
 }
 

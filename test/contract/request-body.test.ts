@@ -24,7 +24,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { isObjectEmpty, NodeConnectionTypes } from 'n8n-workflow';
 
 import { FileBody } from '../../nodes/gateway/blobBody';
-import { createMediaUploadBody } from '../../nodes/gateway/multipart';
+import { createMediaUploadBody } from '../../nodes/gateway/blobBody';
 import { gatewayRequest } from '../../nodes/gateway/transport';
 import { runNode } from '../harness';
 
@@ -152,8 +152,11 @@ describe("n8n's request helper and the package's Blob-like bodies", () => {
 		let lastChunkGivenAt = 0;
 		async function* slowly(): AsyncGenerator<Uint8Array> {
 			yield FILE.subarray(0, 100_000);
-			// The rest only once the server has the first bytes (or after 5 s, which fails the test).
-			await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, 5000))]);
+			// The rest only once the server has the first bytes (or after 5 s, which fails the test); the 5 s timer is
+			// cleared, so that it does not keep Jest's process (or worker) alive after the file.
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race([arrived, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+			clearTimeout(timer);
 			yield FILE.subarray(100_000);
 			lastChunkGivenAt = Date.now();
 		}

@@ -44,13 +44,14 @@ test('Retry On Fail (3 tries), the 4th message fails once: one accepted request 
 	expectSuccess(exec);
 
 	const messages = ((await env.requests()) as SandboxRequest[]).filter((request) => request.path === '/api/Messages');
-	// The 4th request failed; n8n ran the node again; only that recipient was sent again.
+	// The 4th request failed; n8n ran the node again; what the first try sent was not sent again.
 	expect(messages.map((request) => request.status).filter((status) => status !== 200)).toEqual([429]);
 	expect(messages[3].status).toBe(429);
 	const accepted = messages.filter((request) => request.status === 200);
 	expect(accepted.map(recipientOf).sort()).toEqual(PHONES);
 	expect(messages).toHaveLength(6);
-	expect(recipientOf(messages[5])).toBe(recipientOf(messages[3]));
+	// The refused one went again in n8n's second try (with the 5th, when the first try stopped before sending it).
+	expect(messages.slice(4).map(recipientOf)).toContain(recipientOf(messages[3]));
 
 	// Each output item carries the id of its recipient's one accepted message, in input order.
 	const idOf = Object.fromEntries(

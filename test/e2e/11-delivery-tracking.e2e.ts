@@ -1,8 +1,10 @@
 /**
  * Delivery tracking in a running n8n, against the sandbox sending the network's statuses after each send:
- * - the delivery report examples: a send records one data table row per message, the statuses workflow brings each
- *   row to its final status; a free-form message to a number outside the 24-hour window fails with 131047 and the
- *   fallback example sends the approved template once (a re-delivery of the failure sends nothing), noted on the row;
+ * - the delivery report examples, published as `npm start` publishes them (one status consumer, failed statuses only):
+ *   a status that comes before the data table exists creates it and succeeds; a send records one row per message;
+ *   the failure of a free-form message outside the 24-hour window (131047) brings its row to failed with the reason
+ *   and the hint, and gets the approved template once (a re-delivery of the failure sends nothing), noted on the row;
+ *   the statuses not chosen start nothing; no column holds an empty text (nothing is null, never "");
  * - a published trigger also listening in test mode ("Test this trigger"): one delivered message starts the
  *   production execution and the test one; a re-delivery to the production URL starts nothing.
  */
@@ -26,11 +28,13 @@ const listenerWorkflow: Workflow = {
 	connections: { 'Gateway Trigger': { main: [[{ node: 'Received', type: 'main', index: 0 }]] } },
 };
 
-/** The ids of examples/delivery-report-send.json, delivery-report-statuses.json and window-fallback.json. */
-const EXAMPLE_IDS = new Set(['mgExampleDlvSend', 'mgExampleDlvStat', 'mgExampleWinFbk1']);
+/** The ids of examples/delivery-report-send.json and delivery-report-statuses.json. */
+const EXAMPLE_IDS = new Set(['mgExampleDlvSend', 'mgExampleDlvStat']);
 /** The customers of the send example, as the gateway gets them. */
 const IN_WINDOW = ['5511988887777', '5521977776666'];
 const OUTSIDE_WINDOW = '5531966665555';
+/** A number that never wrote, sent to before the data table exists. */
+const EARLY = '5541955554444';
 
 const [textSample] = sampleNotifications().filter((s) => s.file === 'incoming-text.value.json');
 
@@ -53,11 +57,11 @@ beforeAll(async () => {
 	const imported = await env.importWorkflows([...wanted, listenerWorkflow]);
 	for (const wf of imported) examples[wf.name] = wf;
 	listener = imported.find((wf) => wf.name === listenerWorkflow.name)!;
-	for (const wf of [example('statuses'), example('fallback'), listener]) await env.cli(['publish:workflow', `--id=${wf.id}`]);
+	for (const wf of [example('statuses'), listener]) await env.cli(['publish:workflow', `--id=${wf.id}`]);
 	await env.start();
 	await util.waitFor(
-		'the three triggers to register at the sandbox',
-		async () => (await env.sandbox.control.state()).webhooks.length === 3,
+		'the two triggers to register at the sandbox',
+		async () => (await env.sandbox.control.state()).webhooks.length === 2,
 		{ timeoutMs: 90000, intervalMs: 500 },
 	);
 	// The statuses a second apart: the send workflow records its rows before the first status arrives.
@@ -100,8 +104,30 @@ function rows(): Array<Record<string, any>> {
 
 const sentMessages = async () => (await env.requests()).filter((r) => r.path === '/api/Messages' && r.body?.type);
 
-describe('delivery report and 24-hour window fallback', () => {
+describe('delivery report: the one status consumer, failed statuses only', () => {
 	let recorded: Array<Record<string, any>>;
+
+	test('a failure that comes before the data table exists creates the table and succeeds', async () => {
+		expect(rows()).toEqual([]);
+		// Something else sends a text to a number that never wrote: the network fails it (131047).
+		const sent = await fetch(`${env.sandbox.url}/api/Messages`, {
+			method: 'POST',
+			headers: { apikey: env.sandbox.apiKey, version: '5.0', 'content-type': 'application/json' },
+			body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: EARLY, type: 'text', text: { body: 'Hi' } }),
+		});
+		expect(sent.status).toBe(200);
+		const runs = await util.waitFor(
+			'the status execution',
+			async () => {
+				const done = listExecutions(env.db, example('statuses').id!).filter((row) => !['new', 'running'].includes(row.status));
+				return done.length > 0 ? done : null;
+			},
+			{ timeoutMs: 60000, intervalMs: 500 },
+		);
+		expect(runs.map((run: { id: number }) => getExecution(env.db, run.id).status)).toEqual(['success']);
+		expect(query(env.db, "SELECT name FROM data_table WHERE name = 'Message delivery'")).toHaveLength(1);
+		expect(rows()).toEqual([]);
+	});
 
 	test('a send records one row per message with its id, recipient, campaign and time', async () => {
 		// Two customers wrote today; the third never did.
@@ -122,24 +148,41 @@ describe('delivery report and 24-hour window fallback', () => {
 		for (const row of recorded) expect(Date.parse(row.sentAt)).toBeGreaterThan(Date.now() - 120_000);
 	});
 
-	test('each row reaches its final status: read inside the window, failed 131047 with the reason outside it', async () => {
-		const final = await util.waitFor(
-			'every row to reach its final status',
+	test('the failure gets its status, code, reason and hint on the row; the statuses not chosen start nothing', async () => {
+		const failed = await util.waitFor(
+			'the failed row',
+			async () => rows().find((row) => row.recipient === OUTSIDE_WINDOW && row.status === 'failed') ?? null,
+			{ timeoutMs: 60000, intervalMs: 500 },
+		);
+		expect(failed).toMatchObject({ status: 'failed', statusRank: 4, errorCode: '131047' });
+		expect(failed.reason).toMatch(/24 hours/);
+		expect(failed.hint).toMatch(/template/i);
+		// Wait for the in-window messages' statuses: sent, delivered and read reached the trigger and started nothing.
+		const delivered = await util.waitFor(
+			'the read statuses of the two messages in the window',
 			async () => {
-				const now = rows();
-				return now.length === 3 && now.every((row) => row.status === 'read' || row.status === 'failed') ? now : null;
+				const all = (await control().statuses()).delivered as Array<{ messageId: string; status: string; results: Array<{ endpoint: string; body: string }> }>;
+				const reads = all.filter((d) => d.status === 'read' && recorded.some((row) => row.messageId === d.messageId));
+				return reads.length === IN_WINDOW.length ? all : null;
 			},
 			{ timeoutMs: 60000, intervalMs: 500 },
 		);
-		const byRecipient = Object.fromEntries(final.map((row: Record<string, any>) => [row.recipient, row]));
-		for (const recipient of IN_WINDOW) expect(byRecipient[recipient]).toMatchObject({ status: 'read', errorCode: '' });
-		expect(byRecipient[OUTSIDE_WINDOW]).toMatchObject({ status: 'failed', errorCode: '131047' });
-		expect(byRecipient[OUTSIDE_WINDOW].reason).toMatch(/24 hours/);
-		// What the sandbox sent: sent, delivered, read for the two, one failed status for the third.
-		const delivered = (await control().statuses()).delivered as Array<{ messageId: string; status: string }>;
-		const statusesOf = (messageId: string) => delivered.filter((d) => d.messageId === messageId).map((d) => d.status);
-		expect(statusesOf(byRecipient[IN_WINDOW[0]].messageId)).toEqual(['sent', 'delivered', 'read']);
-		expect(statusesOf(byRecipient[OUTSIDE_WINDOW].messageId)).toEqual(['failed']);
+		const statusHook = example('statuses').nodes.find((node) => node.type === TRIGGER)!.webhookId;
+		for (const recipient of IN_WINDOW) {
+			const { messageId } = recorded.find((row) => row.recipient === recipient)!;
+			const answers = delivered
+				.filter((d: any) => d.messageId === messageId)
+				.map((d: any) => [d.status, JSON.parse(d.results.find((r: any) => r.endpoint.includes(statusHook)).body)]);
+			expect(answers).toEqual([
+				['sent', { received: true, items: 0, duplicates: 0 }],
+				['delivered', { received: true, items: 0, duplicates: 0 }],
+				['read', { received: true, items: 0, duplicates: 0 }],
+			]);
+		}
+		// The rows of the messages in the window keep their first status, and no column holds "" (nothing is null).
+		const now = rows();
+		for (const recipient of IN_WINDOW) expect(now.find((row) => row.recipient === recipient)).toMatchObject({ status: 'accepted', statusRank: 0, errorCode: null, reason: null, hint: null });
+		for (const row of now) for (const [column, value] of Object.entries(row)) expect([column, value]).not.toEqual([column, '']);
 	});
 
 	test('the failure outside the window gets the approved template once, noted on the row', async () => {
@@ -175,15 +218,17 @@ describe('delivery report and 24-hour window fallback', () => {
 		expect(delivered.filter((d) => d.messageId === row.fallbackMessageId).map((d) => d.status)).toEqual(['sent', 'delivered', 'read']);
 	});
 
-	test('the statuses and fallback executions succeeded', async () => {
-		for (const wf of [example('statuses'), example('fallback')]) {
-			const runs = listExecutions(env.db, wf.id!);
-			expect(runs.length).toBeGreaterThan(0);
-			for (const run of runs) {
-				const exec = getExecution(env.db, run.id);
-				if (exec.status !== 'success') throw new Error(`${wf.name} execution ${run.id}: ${exec.status} ${JSON.stringify(exec.error ?? '').slice(0, 800)}`);
-			}
+	test('every execution of the status workflow succeeded, one per failed status', async () => {
+		const events: string[] = [];
+		for (const run of listExecutions(env.db, example('statuses').id!)) {
+			const exec = getExecution(env.db, run.id);
+			if (exec.status !== 'success') throw new Error(`execution ${run.id}: ${exec.status} ${JSON.stringify(exec.error ?? '').slice(0, 800)}`);
+			for (const item of exec.node('Messaging Gateway Trigger')!.items) events.push(`${item.json.event} ${item.json.status ?? item.json.from}`);
 		}
+		// The early failure and the send's failure: the re-delivered failure was held back by the trigger's duplicate
+		// guard, and the sent, delivered and read statuses (of the texts and of the template) are not chosen. The two
+		// incoming messages of the customers who wrote reach every trigger for messages (the workflow skips them).
+		expect(events.sort()).toEqual(['message 5511988887777', 'message 5521977776666', 'status failed', 'status failed']);
 	});
 });
 

@@ -88,6 +88,8 @@ export interface RunNodeResult {
 	logs: string[];
 	/** How many times the node ran (more than 1 only with retryOnFail). */
 	tries: number;
+	/** The execution's custom data the node set (n8n saves it with the execution, a stopped one too). */
+	customData: Record<string, string>;
 }
 
 /** Runs the node's execute() on the given items. Throws what the node throws. */
@@ -96,6 +98,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const logStart = logPosition();
 	const setup = setupOf(options);
 	const { workflow, node } = buildWorkflow(setup);
+	// The node setting, as the editor saves it: the node itself reads it (retryOnFail in n8n's INode).
+	if (options.retryOnFail) Object.assign(node, { retryOnFail: true, maxTries: options.retryOnFail.maxTries });
 	const { additionalData } = buildAdditionalData(setup);
 	const mode = options.mode ?? 'manual';
 
@@ -117,8 +121,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		try {
 			result = await runner.runNode(workflow, executeData, runExecutionData, 0, additionalData, mode, options.abortSignal);
 		} catch (error) {
-			// The last try's error leaves with the number of tries made, so that tests can tell that n8n's loop ran.
-			if (tries >= maxTries) throw Object.assign(error as object, { tries });
+			// The last try's error leaves with the number of tries made, so that tests can tell that n8n's loop ran, and
+			// the custom data, which n8n keeps of a stopped execution.
+			if (tries >= maxTries) throw Object.assign(error as object, { tries, customData: { ...runExecutionData.resultData.metadata } });
 			continue;
 		}
 		const failed = 'data' in result && result.data?.[0]?.[0]?.json?.error;
@@ -133,6 +138,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		hints: 'hints' in result ? (result.hints ?? []) : [],
 		logs: logsSince(logStart),
 		tries,
+		customData: { ...runExecutionData.resultData.metadata },
 	};
 }
 

@@ -5,9 +5,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { BATCHING_DEFAULTS } from '../../nodes/MessagingGateway/actions/batching';
 import * as messageResource from '../../nodes/MessagingGateway/actions/message';
-import { SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/sending';
+import { BATCHING_DEFAULTS, SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/message/sending';
 import type { RecordedRequest } from '../sandbox';
 import { rejectionOf, runGateway, sendText, useSandbox } from './support';
 

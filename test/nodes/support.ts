@@ -101,3 +101,17 @@ export const bodyExamples = (values: Record<string, unknown>): INodeParameters =
 	} as unknown as INodeParameters[string],
 });
 
+
+/**
+ * Messages the sandbox accepted, by recipient (`alsoUnknown`: with the 504s, whose message may have arrived), to
+ * count each recipient's messages.
+ */
+export function receivedBy(sandbox: Sandbox, alsoUnknown = false): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const request of sandbox.requests) {
+		if (request.route !== 'messages' || (request.status !== 200 && !(alsoUnknown && request.status === 504))) continue;
+		const to = (request.body as { to: string }).to;
+		counts.set(to, (counts.get(to) ?? 0) + 1);
+	}
+	return counts;
+}

@@ -36,10 +36,11 @@ describe('Message > Send a template defined by hand', () => {
 	it('the refusal names the item and the fields it points at, and says nothing was sent for the item', async () => {
 		const error = await rejectionOf(sendTemplate({ templateName: 'order_updat', templateLanguage: 'pt_BR' }));
 		expect(error.message).toBe('The gateway answered 404 for item 0: (#132001) Template name does not exist in the translation');
-		expect(error.description).toContain('Check "Template Name" or "Language Code" of item 0. Nothing was sent for this item.');
-		expect(error.description).toContain('The template does not exist in this language.');
-		// The gateway's own description is kept after ours.
-		expect(error.description).toContain('template name (order_updat) does not exist in pt_BR');
+		expect(error.description).toBe(
+			'The template does not exist in this language. Check "Template Name" or "Language Code" of item 0: both must be those of an ' +
+				'approved template, letter for letter. The gateway said: "template name (order_updat) does not exist in pt_BR". ' +
+				'Nothing was sent for this item.',
+		);
 	});
 
 	it('with Continue On Fail the error item of a refusal says the same', async () => {

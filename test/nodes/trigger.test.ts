@@ -310,6 +310,12 @@ describe('activation and deactivation', () => {
 		expect(staticData).toEqual({});
 	});
 
+	it('the check on activation (and on Execute step) says it before any request, even when the gateway is unreachable', async () => {
+		const check = hook('checkExists', {}, {}, 'http://127.0.0.1:5678/webhook-test/x/webhook', 'https://gateway.example.invalid');
+		await expect(check).rejects.toThrow(/only delivers to https addresses.*http:\/\/127\.0\.0\.1:5678\/webhook-test/);
+		expect(sandbox.requests).toEqual([]);
+	});
+
 	it('a plain http webhook URL is accepted against a loopback gateway (local sandbox)', async () => {
 		const staticData: IDataObject = {};
 		expect(await activate(staticData, {}, 'http://127.0.0.1:5678/webhook/x/webhook')).toBe('created');

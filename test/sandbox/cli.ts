@@ -1,6 +1,8 @@
 /**
  * `npm run sandbox`: runs the sandbox gateway standalone, to try the nodes in a local n8n.
  * `npm run sandbox -- deliver ...`: sends an incoming message to the webhooks registered in a running sandbox.
+ * `npm run sandbox -- statuses ...`, `... latency ...`: turns the running sandbox's switches (switches.ts).
+ * What a user reads about all of it: docs/sandbox.md.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -8,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
 import { findSandbox, registerSandbox } from './registry';
 import { startSandbox } from './server';
+import { latencyCommand, statusesCommand, UsageError } from './switches';
 
 const DEFAULT_PORT = 8787;
 /** How long `deliver` waits for the workflow's reply: a trigger answers at once, the workflow then runs. */
@@ -23,6 +26,10 @@ Usage:
                                        deliver an incoming text message (or the notification in the file) to every
                                        webhook registered in the running sandbox, print each receiver's answer, then
                                        wait for the messages the workflow sends back to the sender and print them
+  npm run sandbox -- statuses [on|off] [--delay MS]
+                                       show, or turn on or off, the status notifications the running sandbox sends
+                                       after each accepted send (and set the time between them)
+  npm run sandbox -- latency [MS]      show, or set, how long the running sandbox waits before each gateway answer
   npm run sandbox -- --help            this help
 
 Environment (start):
@@ -33,10 +40,15 @@ Environment (start):
   SANDBOX_LATENCY_MS  milliseconds before each gateway answer, as a gateway across the internet (default 0)
   SANDBOX_STATUSES  1: after each accepted send, deliver sent, delivered and read status notifications to the
                     registered webhooks, or failed (131047) for a free-form message to a number that has not written
-                    (deliver) within 24 hours; 0 (default): none. npm start turns it on.
+                    (deliver) within 24 hours; 0 (default): none. Also with npm start. While it runs:
+                    npm run sandbox -- statuses on|off.
   SANDBOX_STATUS_DELAY_MS  milliseconds before each of those statuses (default 300)
+  SANDBOX_THROUGHPUT_PER_SECOND  the phone's throughput, as the network limits it: at most this many accepted
+                    messages in any 1,000 ms, the excess answered 400 with code 130429 (default 0: no limit)
+  SANDBOX_PAIR_INTERVAL_MS  the pair rate: a message to a recipient less than this many ms after the last accepted
+                    one to them is answered 400 with code 131056 (default 0: no limit; the network's is about 6000)
 
-Options (deliver):
+Options (deliver, statuses, latency):
   --url URL         the running sandbox (default http://127.0.0.1:$SANDBOX_PORT; without SANDBOX_PORT, port
                     ${DEFAULT_PORT}, else the one sandbox that npm run sandbox or npm start runs from this folder)
   --text TEXT       the message text (default "Olá! Mensagem de teste do sandbox")
@@ -45,10 +57,13 @@ Options (deliver):
   --no-headers      send without the webhooks' custom headers (a forged notification)
   --wait SECONDS    how long to wait for the workflow's reply (default ${DEFAULT_REPLY_WAIT_SECONDS}; 0: do not wait)
 
-Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state;
+Every request the sandbox received: GET /__sandbox/requests (JSON, in order; open it in a browser).
+Control API (no API key): GET /__sandbox/info, /__sandbox/requests, /__sandbox/state, /__sandbox/latency;
 POST /__sandbox/reset, /__sandbox/fail {route,count,mode}, /__sandbox/deliver {notification},
 /__sandbox/template-status {id,status}, /__sandbox/latency {ms}, /__sandbox/statuses {enabled,delayMs}
-(GET: the statuses delivered).`;
+(GET: the statuses delivered), /__sandbox/throughput {perSecond,pairIntervalMs,mode,retryAfterSeconds}
+(GET: the settings and the counts of accepted and refused messages). All of it, for people trying the nodes:
+docs/sandbox.md.`;
 
 async function main(args: string[]): Promise<number> {
 	if (args.includes('--help') || args.includes('-h')) {
@@ -56,6 +71,8 @@ async function main(args: string[]): Promise<number> {
 		return 0;
 	}
 	if (args[0] === 'deliver') return deliver(args.slice(1));
+	if (args[0] === 'statuses') return switchCommand(args.slice(1), statusesCommand);
+	if (args[0] === 'latency') return switchCommand(args.slice(1), latencyCommand);
 	if (args.length > 0) {
 		console.error(`Unknown arguments: ${args.join(' ')}\n\n${HELP}`);
 		return 2;
@@ -79,6 +96,10 @@ async function serve(): Promise<number> {
 			enabled: process.env.SANDBOX_STATUSES === '1' || process.env.SANDBOX_STATUSES === 'true',
 			delayMs: Number(process.env.SANDBOX_STATUS_DELAY_MS) >= 0 && process.env.SANDBOX_STATUS_DELAY_MS ? Number(process.env.SANDBOX_STATUS_DELAY_MS) : undefined,
 		},
+		throughput: {
+			perSecond: nonNegative(process.env.SANDBOX_THROUGHPUT_PER_SECOND),
+			pairIntervalMs: nonNegative(process.env.SANDBOX_PAIR_INTERVAL_MS),
+		},
 	});
 	const unregister = registerSandbox(sandbox.url);
 	console.log(`Sandbox gateway listening on ${sandbox.url}
@@ -93,7 +114,8 @@ Use the base URL and API key in the n8n credentials. Endpoints: ${Object.values(
 To deliver an incoming message to the registered webhooks (for example a Messaging Gateway Trigger):
   npm run sandbox -- deliver --url ${sandbox.url} --text "Olá"
 Recorded requests: GET ${sandbox.url}/__sandbox/requests  State: GET ${sandbox.url}/__sandbox/state
-Status notifications after sends: ${sandbox.statuses.settings.enabled ? `on (every ${sandbox.statuses.settings.delayMs} ms; GET ${sandbox.url}/__sandbox/statuses)` : 'off (SANDBOX_STATUSES=1 turns them on)'}
+Status notifications after sends: ${sandbox.statuses.settings.enabled ? `on (every ${sandbox.statuses.settings.delayMs} ms; GET ${sandbox.url}/__sandbox/statuses)` : 'off'} (npm run sandbox -- statuses on|off switches them)
+Network limits: ${describeThroughput(sandbox.throughput.settings)}
 Ctrl+C stops it.`);
 	await new Promise<void>((resolve) => {
 		process.once('SIGINT', resolve);
@@ -102,6 +124,42 @@ Ctrl+C stops it.`);
 	unregister();
 	await sandbox.close();
 	return 0;
+}
+
+/** A number >= 0 from the environment; absent, empty or invalid: 0 (off). */
+function nonNegative(value: string | undefined): number {
+	const parsed = Number(value);
+	return value && Number.isFinite(parsed) && parsed >= 0 ? parsed : 0;
+}
+
+function describeThroughput(settings: { perSecond: number; pairIntervalMs: number }): string {
+	const limits = [
+		settings.perSecond > 0 ? `${settings.perSecond} messages in any second (then 400, code 130429)` : '',
+		settings.pairIntervalMs > 0 ? `${settings.pairIntervalMs} ms between two to one recipient (else 400, code 131056)` : '',
+	].filter(Boolean);
+	return limits.length > 0 ? limits.join('; ') : 'none (SANDBOX_THROUGHPUT_PER_SECOND, SANDBOX_PAIR_INTERVAL_MS set them)';
+}
+
+/** A switch of the running sandbox, found as `deliver` finds it (`--url`, SANDBOX_PORT, or the one running). */
+async function switchCommand(args: string[], command: (url: string, args: string[]) => Promise<string[]>): Promise<number> {
+	const at = args.indexOf('--url');
+	const named = at >= 0 ? (args[at + 1] ?? '').replace(/\/+$/, '') : process.env.SANDBOX_PORT ? `http://127.0.0.1:${process.env.SANDBOX_PORT}` : null;
+	const rest = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
+	const found = await findSandbox(named, `http://127.0.0.1:${DEFAULT_PORT}`);
+	if ('problem' in found) {
+		console.error(found.problem);
+		return 1;
+	}
+	try {
+		for (const line of await command(found.url, rest)) console.log(line);
+		return 0;
+	} catch (error) {
+		if (error instanceof UsageError) {
+			console.error(`${error.message}\n\n${HELP}`);
+			return 2;
+		}
+		throw error;
+	}
 }
 
 interface DeliverArguments {

@@ -9,17 +9,26 @@
  *   POST /__sandbox/fail             { route, count, mode, retryAfterSeconds?, skip? }
  *   POST /__sandbox/deliver          { notification, omitCustomHeaders?, extraHeaders?, apiKey? } → per-webhook results
  *   POST /__sandbox/template-status  { id, status }
+ *   GET  /__sandbox/latency          { ms }: the latency now (null when a test set a function)
  *   POST /__sandbox/latency          { ms }: every following gateway request is answered after ms milliseconds
  *   GET  /__sandbox/statuses         { settings, delivered, lastWrote }: the network's statuses after sends (statuses.ts)
  *   POST /__sandbox/statuses         { enabled?, delayMs? }: turns them on or off, sets their delay
+ *   GET  /__sandbox/throughput       { settings, counts }: the network's limits on sending (throughput.ts) and
+ *                                    { accepted, refusedThroughput, refusedPair } since the start or the last reset
+ *   POST /__sandbox/throughput       { perSecond?, pairIntervalMs?, mode?, retryAfterSeconds? } → { settings }: at
+ *                                    most perSecond accepted sends in any 1,000 ms (the excess: 400, code 130429),
+ *                                    pairIntervalMs between two accepted sends to one recipient (else 400, code
+ *                                    131056); 0 or absent: off (the settings are replaced, not merged); mode '429':
+ *                                    HTTP 429 with Retry-After retryAfterSeconds (default 1) instead of the 400
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { isObject } from './check';
 import { ROUTE_NAMES, type RouteName } from './routes';
 import type { FailureMode, SandboxGateway } from './server';
+import { checkThroughputSettings, type ThroughputSettings } from './throughput';
 
-const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json', 'hang', 'trickle', 'truncated-json', 'empty-200', 'no-ids', '502-after-accept', '504-after-accept', 'drop-after-accept', 'stop-reading', 'key-refused', 'account-locked'];
+const FAILURE_MODES: readonly FailureMode[] = ['500', '429', 'drop', 'non-json', 'hang', 'trickle', 'truncated-json', 'empty-200', 'no-ids', '502-after-accept', '504-after-accept', 'drop-after-accept', 'stop-reading', 'key-refused', 'account-locked', 'undeliverable'];
 
 export async function handleControl(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const action = `${req.method} ${url.pathname}`;
@@ -76,6 +85,10 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 				return reply(res, 400, { error: (error as Error).message });
 			}
 		}
+		case 'GET /__sandbox/latency': {
+			const latency = gateway.latencyNow();
+			return reply(res, 200, { ms: typeof latency === 'number' ? latency : null });
+		}
 		case 'POST /__sandbox/latency': {
 			const { ms } = body;
 			if (typeof ms !== 'number' || !(ms >= 0)) return reply(res, 400, { error: 'ms must be a number >= 0' });
@@ -97,6 +110,15 @@ export async function handleControl(gateway: SandboxGateway, req: IncomingMessag
 			if (enabled !== undefined) gateway.statuses.settings.enabled = enabled;
 			if (delayMs !== undefined) gateway.statuses.settings.delayMs = delayMs as number;
 			return reply(res, 200, { settings: gateway.statuses.settings });
+		}
+		case 'GET /__sandbox/throughput':
+			return reply(res, 200, { settings: gateway.throughput.settings, counts: gateway.throughput.counts });
+		case 'POST /__sandbox/throughput': {
+			const problem = checkThroughputSettings(body);
+			if (problem) return reply(res, 400, { error: problem });
+			const unknown = Object.keys(body).filter((name) => !['perSecond', 'pairIntervalMs', 'mode', 'retryAfterSeconds'].includes(name));
+			if (unknown.length > 0) return reply(res, 400, { error: `unknown settings: ${unknown.join(', ')}` });
+			return reply(res, 200, { settings: gateway.setThroughput(body as Partial<ThroughputSettings>) });
 		}
 		case 'POST /__sandbox/template-status': {
 			const { id, status } = body;

@@ -42,6 +42,14 @@ describe('fault injection', () => {
 		expect((await sendMessage(sandbox, VALID_MESSAGES.text)).headers.get('retry-after')).toBe('1');
 	});
 
+	it("'key-refused' answers 401 as a refused key always is: the gateway's message, no network code", async () => {
+		sandbox.failNext('messages', 1, 'key-refused');
+		const failed = await sendMessage(sandbox, VALID_MESSAGES.text);
+		expect(failed.status).toBe(401);
+		expect(failed.json).toEqual({ message: 'Invalid API key: the key was revoked' });
+		expect((await sendMessage(sandbox, VALID_MESSAGES.text)).status).toBe(200);
+	});
+
 	it("'drop' closes the connection without an answer, after reading the body", async () => {
 		sandbox.failNext('messages', 1, 'drop');
 		await expect(sendMessage(sandbox, VALID_MESSAGES.text)).rejects.toThrow();

@@ -13,6 +13,9 @@ export type {
 	SandboxState,
 	SandboxTemplate,
 	SandboxWebhook,
+	ThroughputCounts,
+	ThroughputMode,
+	ThroughputSettings,
 } from './server';
 export { ROUTE_NAMES } from './routes';
 

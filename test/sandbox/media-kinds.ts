@@ -4,7 +4,7 @@
  * does not say the kind, so these checks run when a message references the media. Media ids the sandbox did not
  * issue (or issued to another key) are not checked here: the sandbox cannot know them.
  */
-import { MEDIA_FORMATS, mimeEssence, type MediaFormat } from '../../nodes/gateway/mediaFormat';
+import { MEDIA_FORMATS, mimeEssence, type MediaFormat } from '../../nodes/gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../nodes/gateway/spec';
 import { invalid } from './errors';
 

@@ -5,7 +5,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 
-import { detectMediaFormat, SIGNATURE_BYTES, type MediaFormat } from '../../nodes/gateway/mediaFormat';
+import { detectMediaFormat, SIGNATURE_BYTES, type MediaFormat } from '../../nodes/gateway/media';
 
 export interface MultipartFile {
 	field: string;

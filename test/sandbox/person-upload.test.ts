@@ -111,9 +111,10 @@ describe('refused files', () => {
 		expect(sandbox.state.personFiles).toHaveLength(0);
 	});
 
-	it('refuses a wrong API key with 401', async () => {
+	it('refuses a wrong API key with 401 and the gateway\'s own body, without a network code', async () => {
 		const result = await upload('Email\na@b.c\n', PERSON_CONTENT_TYPES.csv, { headers: { apiKey: 'nope' } });
 		expect(result.status).toBe(401);
+		expect(JSON.parse(result.text)).toEqual({ message: expect.stringMatching(/^Invalid API key/) });
 	});
 
 	it('refuses a file over the size limit with 413', async () => {

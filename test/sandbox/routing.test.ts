@@ -1,5 +1,5 @@
 /** Routing, authentication, version and content-type checks that every endpoint shares. */
-import { CHANNEL, ENDPOINTS } from '../../nodes/gateway/spec';
+import { CHANNEL, ENDPOINTS, type EndpointName } from '../../nodes/gateway/spec';
 import { call, rawRequest, sendMessage, VALID_MESSAGES } from './helpers';
 import { startSandbox, type Sandbox } from './server';
 
@@ -47,16 +47,31 @@ describe('routing', () => {
 });
 
 describe('API key', () => {
-	it('refuses a request without the apikey header with 401 JSON', async () => {
+	// The gateway's own refusal, before the network: 401 with a message and no network code (docs/gateway.md,
+	// Decisions). Meta's 190 ("access token expired") would send a user with a mistyped key after the wrong problem.
+	it('refuses a request without the apikey header with 401 JSON that names the header, without a network code', async () => {
 		const result = await sendMessage(sandbox, VALID_MESSAGES.text, { apikey: null });
 		expect(result.status).toBe(401);
-		expect(result.json).toEqual(metaError);
-		expect(result.json.error.message).toMatch(/apikey/i);
+		expect(result.json).toEqual({ message: expect.stringMatching(/apikey/i) });
 	});
 
-	it('refuses another key with 401', async () => {
+	it('refuses another key with 401 JSON, without a network code', async () => {
 		const result = await sendMessage(sandbox, VALID_MESSAGES.text, { apikey: `${sandbox.apiKey}x` });
 		expect(result.status).toBe(401);
+		expect(result.json).toEqual({ message: 'Invalid API key: the apikey header does not match any caller' });
+		expect(JSON.stringify(result.json)).not.toMatch(/"code"|190|OAuthException/);
+	});
+
+	it('refuses a wrong key on every endpoint the same way', async () => {
+		const reads: Array<[EndpointName, string]> = [
+			['profiles', ENDPOINTS.profiles.path],
+			['webhooks', ENDPOINTS.webhooks.path],
+			['templates', `${ENDPOINTS.templates.path}/1`],
+		];
+		for (const [endpoint, path] of reads) {
+			const result = await call(sandbox, 'GET', path, { endpoint, headers: { apikey: 'not-a-key' } });
+			expect([path, result.status, result.json]).toEqual([path, 401, { message: expect.stringMatching(/^Invalid API key/) }]);
+		}
 	});
 
 	it('reads the header name case-insensitively (apiKey is the same header)', async () => {

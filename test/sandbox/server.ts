@@ -4,14 +4,15 @@
  * the referee: what it lets through, the real gateway might refuse.
  *
  * A request goes through: route (404/405) → body read in full, streamed for files → injected fault, if any →
- * API key (401) → version header (400) → content type and body shape (415/413/400) → the route's handler.
+ * API key (401) → version header (400) → content type and body shape (415/413/400) → for a send, the network's
+ * limits when they are on (throughput.ts: 400 with 130429 or 131056) → the route's handler.
  * Control routes under `/__sandbox/` take no key and are not recorded (see control.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { MediaFormat } from '../../nodes/gateway/mediaFormat';
+import type { MediaFormat } from '../../nodes/gateway/media';
 import {
 	CHANNEL,
 	ENDPOINTS,
@@ -21,13 +22,14 @@ import {
 	PHONE_ID_QUERY_PARAM,
 } from '../../nodes/gateway/spec';
 import { handleControl } from './control';
-import { errorBody, GatewayError, invalid } from './errors';
+import { errorBody, GatewayError, invalid, keyRefused, keyRefusedBody } from './errors';
 import { checkMediaOfMessage } from './media-kinds';
 import { messageResponse, validateMessage } from './messages';
 import { MultipartReader, multipartBoundary, type MultipartSummary } from './multipart';
 import { CsvRecordScanner, JsonRecordScanner, type RecordScanner } from './person-files';
 import { matchRoute, type Route, type RouteName } from './routes';
 import { DEFAULT_STATUS_DELAY_MS, NetworkStatuses, type StatusSettings } from './statuses';
+import { NetworkThroughput, throughputSettings, type ThroughputSettings } from './throughput';
 import {
 	checkEditAllowed,
 	checkTemplateOfMessage,
@@ -52,6 +54,7 @@ export type { RouteName } from './routes';
 export type { SandboxTemplate } from './templates';
 export type { SandboxWebhook, DeliveryResult } from './webhooks';
 export type { StatusDelivery, StatusSettings } from './statuses';
+export type { ThroughputCounts, ThroughputMode, ThroughputSettings } from './throughput';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */
@@ -74,6 +77,12 @@ export interface SandboxOptions {
 	 * failed 131047 outside the 24-hour window. Off by default; `true` or settings turn them on.
 	 */
 	statuses?: boolean | Partial<StatusSettings>;
+	/**
+	 * The network's limits on sending (throughput.ts): at most `perSecond` accepted sends in any 1,000 ms (the excess:
+	 * 400, code 130429), and `pairIntervalMs` between two accepted sends to one recipient (else 400, code 131056);
+	 * `mode: '429'` answers the excess with 429 and Retry-After instead. Off by default (0 or absent: no limit).
+	 */
+	throughput?: Partial<ThroughputSettings>;
 }
 
 /** A fixed latency, or one per request (e.g. by recipient, to answer out of order). */
@@ -84,7 +93,9 @@ export type Latency = number | ((request: RecordedRequest) => number);
  * byte per `trickleMs` and never completes; `truncated-json`, `empty-200`, `no-ids`: a 200 whose body is cut short,
  * empty, or a send answer without `messages[].id` (the request is accepted as by the real gateway); `stop-reading`:
  * the body is not read (after its first bytes) and no answer comes, as a gateway that stalls in the middle of an upload.
- * `key-refused`: 401, the API key refused (revoked since the run began); `account-locked`: 400 with the network's
+ * `undeliverable`: 400 with the network's 131026 (a refusal of this message's recipient); `key-refused`: 401, the API key
+ * refused (revoked since the run began), with the gateway's own body (no network code, as every refused key:
+ * docs/gateway.md, Decisions); `account-locked`: 400 with the network's
  * code 131031 (the business account locked): refusals that every further message of the run would get.
  */
 export type FailureMode =
@@ -100,7 +111,8 @@ export type FailureMode =
 	| AfterAcceptFailure
 	| 'stop-reading'
 	| 'key-refused'
-	| 'account-locked';
+	| 'account-locked'
+	| 'undeliverable';
 
 /**
  * Faults of a proxy in front of a gateway that took the request: the request is handled (a message is recorded as
@@ -127,6 +139,11 @@ export interface RecordedRequest {
 	responseBody: unknown;
 	/** When the request arrived (epoch ms, the real clock): tests of pacing read it. */
 	receivedAt: number;
+	/**
+	 * When the answer was written (epoch ms, the real clock); absent while none was, and for a dropped, hanging or
+	 * trickled answer. With `receivedAt` it gives how many requests the gateway held at a time (the benchmarks).
+	 */
+	answeredAt?: number;
 }
 
 export interface SandboxMedia {
@@ -182,7 +199,16 @@ export interface Sandbox {
 	statuses: NetworkStatuses;
 	/** Sets the latency of the following requests (reset() restores the one given at start). */
 	setLatency(latency: Latency): void;
-	/** Clears state, recorded requests and pending failures. */
+	/** The latency of the following requests. */
+	latencyNow(): Latency;
+	/** The network's limits on sending: `settings`, and `counts` of accepted and refused sends (throughput.ts). */
+	throughput: NetworkThroughput;
+	/**
+	 * Sets the limits of the following sends; absent or 0 limits are off (the settings are replaced, not merged), null
+	 * turns both off. Sends accepted before still count. reset() restores the settings given at start.
+	 */
+	setThroughput(settings: Partial<ThroughputSettings> | null): ThroughputSettings;
+	/** Clears state, recorded requests, pending failures and the throughput's past and counts. */
 	reset(): void;
 	close(): Promise<void>;
 }
@@ -257,10 +283,15 @@ export class SandboxGateway implements Sandbox {
 	private readonly failures = new Map<RouteName, PendingFailure[]>();
 	private readonly initialLatency: Latency;
 	private latency: Latency;
+	/** Ends the latency wait of each request waiting now (close() ends them all). */
+	private readonly latencyWaits = new Set<() => void>();
+	private closed = false;
 	private readonly server: http.Server;
 	private mediaCounter = 0;
 	readonly statuses: NetworkStatuses;
 	private readonly initialStatusSettings: StatusSettings;
+	readonly throughput: NetworkThroughput;
+	private readonly initialThroughput: ThroughputSettings;
 
 	constructor(options: SandboxOptions) {
 		this.apiKey = options.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
@@ -276,6 +307,8 @@ export class SandboxGateway implements Sandbox {
 		this.statuses = new NetworkStatuses(this.initialStatusSettings, this.now, (notification, apiKey) =>
 			this.deliver(notification, { apiKey }),
 		);
+		this.initialThroughput = throughputSettings(options.throughput);
+		this.throughput = new NetworkThroughput(this.initialThroughput, this.now);
 		// No request timeout: benchmarks stream 1 GB bodies. A long keep-alive so clients rarely reuse a closed socket.
 		this.server = http.createServer({ requestTimeout: 0 }, (req, res) => {
 			this.handle(req, res).catch((error: unknown) => {
@@ -298,7 +331,10 @@ export class SandboxGateway implements Sandbox {
 	}
 
 	close(): Promise<void> {
+		this.closed = true;
 		this.statuses.reset();
+		// Requests still waiting out their latency (their client may have given up long ago): no timer stays behind.
+		for (const finish of [...this.latencyWaits]) finish();
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -330,13 +366,23 @@ export class SandboxGateway implements Sandbox {
 		template.status = status;
 	}
 
+	latencyNow(): Latency {
+		return this.latency;
+	}
+
 	setLatency(latency: Latency): void {
 		this.latency = latency;
+	}
+
+	setThroughput(settings: Partial<ThroughputSettings> | null): ThroughputSettings {
+		this.throughput.set(throughputSettings(settings));
+		return this.throughput.settings;
 	}
 
 	reset(): void {
 		this.latency = this.initialLatency;
 		this.statuses.reset(this.initialStatusSettings);
+		this.throughput.reset(this.initialThroughput);
 		this.requests.length = 0;
 		this.failures.clear();
 		this.state.templates.clear();
@@ -392,7 +438,9 @@ export class SandboxGateway implements Sandbox {
 		const body = await this.readBody(route, req);
 		record.body = recordedBody(body);
 		const latency = typeof this.latency === 'function' ? this.latency(record) : this.latency;
-		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+		if (latency > 0) await this.waitLatency(latency);
+		// Closed meanwhile: nothing is answered, and nothing (a status notification) is planned after the close.
+		if (this.closed) return;
 
 		if (failure && !AFTER_ACCEPT.has(failure.mode)) return this.fail(res, record, failure);
 
@@ -407,6 +455,22 @@ export class SandboxGateway implements Sandbox {
 			if (!(error instanceof GatewayError)) throw error;
 			this.send(res, record, error.status, error.body(), error.options.headers);
 		}
+	}
+
+	/**
+	 * The latency of one request. A client that gives up does not end it: the gateway goes on with a request it has
+	 * read (its outcome is unknown to the client); close() does, so that a closed sandbox leaves no timer running.
+	 */
+	private waitLatency(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const finish = () => {
+				clearTimeout(timer);
+				this.latencyWaits.delete(finish);
+				resolve();
+			};
+			const timer = setTimeout(finish, ms);
+			this.latencyWaits.add(finish);
+		});
 	}
 
 	/** Reads the whole body as the route needs it; files are streamed through hashes and scanners, never kept. */
@@ -502,10 +566,13 @@ export class SandboxGateway implements Sandbox {
 		if (failure.mode === 'empty-200') return this.send(res, record, 200, '', { 'content-type': 'application/json' });
 		if (failure.mode === 'no-ids') return this.send(res, record, 200, { messaging_product: CHANNEL, contacts: [] });
 		if (failure.mode === 'key-refused') {
-			return this.send(res, record, 401, errorBody('Invalid API key: the key was revoked', 'OAuthException', 190));
+			return this.send(res, record, 401, keyRefusedBody('Invalid API key: the key was revoked'));
 		}
 		if (failure.mode === 'account-locked') {
 			return this.send(res, record, 400, errorBody('(#131031) Business Account locked', 'OAuthException', 131031));
+		}
+		if (failure.mode === 'undeliverable') {
+			return this.send(res, record, 400, errorBody('(#131026) Message undeliverable', 'OAuthException', 131026));
 		}
 		if (failure.mode === '429') {
 			const body = errorBody('(#130429) Rate limit hit: injected by the sandbox', 'OAuthException', 130429);
@@ -531,9 +598,9 @@ export class SandboxGateway implements Sandbox {
 	private authenticate(req: IncomingMessage): string {
 		const key = req.headers.apikey;
 		if (typeof key !== 'string' || key === '') {
-			throw new GatewayError(401, 'Missing API key: send it in the apikey header');
+			throw keyRefused('Missing API key: send it in the apikey header');
 		}
-		if (!this.apiKeys.has(key)) throw new GatewayError(401, 'Invalid API key: the apikey header does not match any caller');
+		if (!this.apiKeys.has(key)) throw keyRefused('Invalid API key: the apikey header does not match any caller');
 		return key;
 	}
 
@@ -551,6 +618,8 @@ export class SandboxGateway implements Sandbox {
 				const request = validateMessage(message);
 				checkMediaOfMessage(message, this.state.media, apiKey);
 				checkTemplateOfMessage(message, this.state.templates, apiKey);
+				// The network's limits: a valid send past them is refused (400 130429 / 131056), else it counts.
+				if (request.kind === 'send') this.throughput.admit(request.to);
 				const answer = messageResponse(request);
 				if (request.kind === 'send') this.afterSend(request.to, request.type, message, answer, apiKey, url);
 				return [200, answer];
@@ -738,6 +807,7 @@ export class SandboxGateway implements Sandbox {
 		if (record) {
 			record.status = status;
 			record.responseBody = body;
+			record.answeredAt = Date.now();
 		}
 		res.writeHead(status, {
 			'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',

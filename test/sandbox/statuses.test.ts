@@ -77,6 +77,8 @@ describe('status notifications after a send', () => {
 			['read', messageIdOf(sent), TO],
 		]);
 		expect(statusItems()[0]).toMatchObject({ phoneNumberId: sandbox.phoneId, conversationCategory: 'service', billable: true });
+		// The sandbox records a delivery once the receiver's answer is in, which may be after the receiver saw it.
+		await until(() => sandbox.statuses.delivered.length === 3);
 		expect(sandbox.statuses.delivered.map((d) => [d.status, d.results[0].status])).toEqual([
 			['sent', 200],
 			['delivered', 200],

@@ -2,14 +2,15 @@
  * Run by cancelSignal.test.ts in a plain Node process (Jest's sandboxed globals keep every AbortSignal that was
  * read alive, which would hide what the node itself holds): sends `REQUESTS` requests through one run's connection
  * to a helper that answers at once, and prints the live heap growth after a full GC, with the execution's signal
- * still alive, and how many subscriptions its Cancellation still holds.
+ * still alive, and how many listeners the execution's signal still holds.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { Cancellation, type GatewayConnection } from '../../nodes/gateway/connection';
-import { gatewayRequest } from '../../nodes/gateway/transport';
+import { getEventListeners } from 'node:events';
+
+import { gatewayRequest, type GatewayConnection } from '../../nodes/gateway/transport';
 
 const REQUESTS = Number(process.argv[2] ?? 100_000);
 
@@ -32,12 +33,11 @@ const context = {
 
 async function main() {
 	const execution = new AbortController();
-	const cancel = new Cancellation(execution.signal);
 	const connection: GatewayConnection = {
 		settings: { baseUrl: 'http://gateway.test', phoneId: '', defaultCountry: '' },
 		apiKey: 'key-0123456789',
 		credentials: { apiKey: 'key-0123456789' },
-		cancel,
+		signal: execution.signal,
 	};
 	const body = { messaging_product: 'whatsapp', to: '5511988887777', type: 'text', text: { body: 'oi' } };
 	const sendAll = async (count: number) => {
@@ -50,9 +50,8 @@ async function main() {
 	await sendAll(REQUESTS);
 	const growth = (await liveBytes()) - before;
 	process.stdout.write(
-		JSON.stringify({ requests: REQUESTS, growth, subscriptions: cancel.size, timers: process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length, aborted: execution.signal.aborted }),
+		JSON.stringify({ requests: REQUESTS, growth, subscriptions: getEventListeners(execution.signal, 'abort').length, timers: process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length, aborted: execution.signal.aborted }),
 	);
-	cancel.close();
 }
 
 void main();

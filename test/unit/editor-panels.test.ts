@@ -57,6 +57,15 @@ describe('the trigger in the editor', () => {
 		expect(subtitleFor({ events: ['messages', 'message_template_status_update'] })).toBe('On messages, message template status update');
 	});
 
+	it('says how to produce a test event (the sandbox: deliver), and has no https notice that would show to local users too', () => {
+		const notices = description.properties.filter((property) => property.type === 'notice' && !property.displayOptions);
+		expect(notices.map((notice) => notice.displayName)).toEqual([expect.stringContaining('npm run sandbox -- deliver --text hi')]);
+		expect(notices[0].displayName).toMatch(/Execute step/);
+		// Shown whatever the settings: the https requirement is said by the registration when the URL cannot work.
+		for (const property of description.properties) expect(property.displayName).not.toMatch(/WEBHOOK_URL|https/);
+		expect(JSON.stringify(description.triggerPanel)).toContain('npm run sandbox -- deliver --text hi');
+	});
+
 	it('has its own listening text, and Meta Version among the options', () => {
 		expect(description.triggerPanel).toMatchObject({ header: expect.stringContaining('WhatsApp message') });
 		expect(description.properties.map((property) => property.name)).not.toContain('metaVersion');

@@ -100,6 +100,12 @@ describe('the action node in the editor', () => {
 		expect(sendingOptions(description).sort()).toEqual(['batchInterval', 'batchSize', 'messagesPerSecond', 'parallelRequests', 'recipientIntervalMs', 'timeout']);
 		expect(sendingOptions(tool)).toEqual(['timeout']);
 	});
+
+	it('says under Campaign Name that a campaign to people who have not written needs a template', () => {
+		const campaign = shown({ resource: 'message', operation: 'send' }).find((field) => field.name === 'campaign');
+		const name = (campaign?.options as INodeProperties[]).find((option) => option.name === 'name');
+		expect(name?.hint).toMatch(/needs Message Type: Template.*131047/);
+	});
 });
 
 describe('Template Body Examples by node version', () => {

@@ -4,8 +4,8 @@
  */
 import type { INodePropertyCollection, INodeProperties } from 'n8n-workflow';
 
-import { BATCHING_DEFAULTS } from '../../nodes/MessagingGateway/actions/batching';
-import { SENDING_DEFAULTS, sendingField } from '../../nodes/MessagingGateway/actions/sending';
+import { BATCHING_DEFAULTS, SENDING_DEFAULTS } from '../../nodes/MessagingGateway/actions/message/sending';
+import { sendingField } from '../../nodes/MessagingGateway/actions/message/sending';
 
 /** Well under the 35 characters of "Minimum Interval per Recipient (Ms)", which n8n 2.41's add menu cut short. */
 const MENU_NAME_CHARS = 30;

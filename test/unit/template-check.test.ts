@@ -3,10 +3,13 @@ import {
 	mergeComponents,
 	parseComponentsJson,
 	type TemplateComponent,
+	placeholderSlots,
+	placeholdersReadAsNumbers,
+	scanPlaceholders,
 } from '../../nodes/MessagingGateway/templates/components';
 import { checkLanguage, checkTemplateComponents } from '../../nodes/MessagingGateway/templates/check';
 import { editRefusal, TEMPLATE_EDIT_RULES } from '../../nodes/MessagingGateway/templates/editRules';
-import { placeholderSlots, placeholdersReadAsNumbers, scanPlaceholders } from '../../nodes/MessagingGateway/templates/placeholders';
+
 
 const body = (text: string, examples?: string[]): TemplateComponent => ({
 	type: 'BODY',

@@ -2,7 +2,7 @@ import {
 	buildMessageComponents,
 	listTemplateParameters,
 	parametersFromIds,
-} from '../../nodes/MessagingGateway/templates/parameters';
+} from '../../nodes/MessagingGateway/templates/components';
 import type { GatewayTemplate } from '../../nodes/MessagingGateway/templates/components';
 
 const template: GatewayTemplate = {

@@ -2,7 +2,7 @@
  * The node's resources, each with its operations. The order here is the order in the editor and in the node
  * creator's action list: by how often people use them, Message first (not alphabetical, on purpose).
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import * as message from './message';
 import * as template from './template';
@@ -10,7 +10,26 @@ import * as media from './media';
 import * as webhook from './webhook';
 import * as personData from './personData';
 import * as profile from './profile';
-import type { Resource } from './types';
+
+/** An operation that runs once per input item: the router loops, pairs items and handles Continue On Fail. */
+export interface ItemOperation {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+}
+
+/** An operation that takes the whole input: the message operations (parallel, paced sends), one person file of many rows. */
+export interface AllItemsOperation {
+	description: INodeProperties[];
+	executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+}
+
+export type Operation = ItemOperation | AllItemsOperation;
+
+export interface Resource {
+	operationField: INodeProperties;
+	operations: Record<string, Operation>;
+	description: INodeProperties[];
+}
 
 export const resources = { message, template, media, webhook, personData, profile } satisfies Record<string, Resource>;
 

@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions, INodeProperties, ResourceMapperFields } from 'n8n-workflow';
 
-import { placeholder, placeholderSlots, placeholdersReadAsNumbers } from '../templates/placeholders';
+import { placeholder, placeholderSlots, placeholdersReadAsNumbers } from '../templates/components';
 
 /** The node parameter whose placeholders get an example field each. */
 export const BODY_TEXT_PARAMETER = 'bodyText';

@@ -6,5 +6,4 @@ export const loadOptions = { getTemplateParameters };
 
 export const resourceMapping = { getTemplateParameterFields, getBodyExampleFields };
 
-export { TEMPLATE_ID_PARAMETER, templateParametersField } from './templateParameters';
 export { bodyExampleId, bodyExamplesField } from './bodyExamples';

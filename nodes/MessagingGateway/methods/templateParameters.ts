@@ -3,22 +3,14 @@
  * template message can be filled without counting placeholders by hand. The template is read by its ID
  * (`GET /api/Templates/{id}`), the only way the gateway offers to look a template up.
  */
-import type {
-	ILoadOptionsFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-	ResourceMapperFields,
-} from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions, ResourceMapperFields } from 'n8n-workflow';
 
 import { NodeApiError } from 'n8n-workflow';
 
 import { gatewayRequest } from '../../gateway/transport';
-import { asNodeError } from '../actions/nodeErrors';
-import type { GatewayTemplate } from '../templates/components';
-import { listTemplateParameters, type TemplateParameter } from '../templates/parameters';
-
-/** The node parameter that carries the template ID the parameters are listed for. */
-export const TEMPLATE_ID_PARAMETER = 'templateId';
+import { asNodeError } from '../actions/common';
+import { TEMPLATE_ID_PARAMETER } from '../actions/message/types/template';
+import { type GatewayTemplate, listTemplateParameters, type TemplateParameter } from '../templates/components';
 
 const NO_TEMPLATE_NOTICE = 'Enter a fixed Template ID above to list the template’s parameters';
 
@@ -93,35 +85,5 @@ export async function getTemplateParameterFields(this: ILoadOptionsFunctions): P
 			type: 'string',
 		})),
 		emptyFieldsNotice: 'This template has no placeholders: it is sent without parameters',
-	};
-}
-
-/**
- * A ready resource-mapper field for a template message. Its value is `{ value: { body_1: '…', … } }`; build the
- * message components with `buildMessageComponents(parametersFromIds(Object.keys(value)), value)`.
- */
-export function templateParametersField(
-	name: string,
-	displayOptions: INodeProperties['displayOptions'],
-): INodeProperties {
-	return {
-		displayName: 'Template Parameters',
-		name,
-		type: 'resourceMapper',
-		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
-		required: true,
-		typeOptions: {
-			loadOptionsDependsOn: [TEMPLATE_ID_PARAMETER],
-			resourceMapper: {
-				resourceMapperMethod: 'getTemplateParameterFields',
-				mode: 'add',
-				fieldWords: { singular: 'parameter', plural: 'parameters' },
-				addAllFields: true,
-				multiKeyMatch: false,
-				supportAutoMap: false,
-			},
-		},
-		displayOptions,
 	};
 }

@@ -20,7 +20,7 @@ export const KEY_FIELDS = PERSON_KEY_FIELDS;
 export type KeyField = (typeof KEY_FIELDS)[number];
 
 /** At least one of these is required in every record (rule 3). */
-export const NAME_FIELDS = PERSON_NAME_FIELDS;
+export const NAME_FIELDS: readonly string[] = PERSON_NAME_FIELDS;
 
 /**
  * Key configuration (rule 2): empty means "no keys configured" (records are united by Email OR CPF OR Phone);
@@ -81,10 +81,6 @@ export function isFullNameKey(key: string): boolean {
 /** An attribute type from any casing (`integer`, `Integer`), or undefined when it is not one of rule 5's types. */
 export function attributeTypeFromName(name: string): AttributeType | undefined {
 	return TYPE_BY_LOWERCASE.get(name.trim().toLowerCase());
-}
-
-export function isKeyField(field: string): field is KeyField {
-	return (KEY_FIELDS as readonly string[]).includes(field);
 }
 
 export function isPersonField(field: string): field is PersonField {

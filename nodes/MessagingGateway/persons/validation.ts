@@ -11,6 +11,7 @@
  */
 import {
 	KEY_FIELDS,
+	NAME_FIELDS,
 	type KeyConfiguration,
 	type PersonField,
 	type PersonRow,
@@ -67,7 +68,7 @@ export function validatePersonRow(
 		}
 		if (result === '') continue;
 		fields[i] = result;
-		if (field === 'FirstName' || field === 'LastName') hasName = true;
+		if (NAME_FIELDS.includes(field)) hasName = true;
 	}
 
 	if (keys.length === 0) {
@@ -78,7 +79,7 @@ export function validatePersonRow(
 			violations.push(violation(itemIndex, keys[0], 'is required: it is the highest-priority key'));
 		}
 	}
-	if (!hasName) violations.push(violation(itemIndex, 'FirstName/LastName', 'is missing: one of them is required'));
+	if (!hasName) violations.push(violation(itemIndex, NAME_FIELDS.join('/'), 'is missing: one of them is required'));
 
 	const attributes = new Array<string | undefined>(columns.attributes.length);
 	for (let i = 0; i < columns.attributes.length; i++) {

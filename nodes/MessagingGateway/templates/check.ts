@@ -3,8 +3,7 @@
  * template with an example value for each numbered placeholder, so a gap or a missing example would only come back
  * later as a rejection. Pure logic, no n8n imports.
  */
-import { componentType, type TemplateComponent } from './components';
-import { missingPlaceholderNumbers, placeholder, scanPlaceholders } from './placeholders';
+import { componentType, missingPlaceholderNumbers, placeholder, scanPlaceholders, type TemplateComponent } from './components';
 
 /** Where a problem is: the component type (BODY, HEADER, FOOTER, BUTTONS) or `components` for the list itself. */
 export type ProblemPlace = 'BODY' | 'HEADER' | 'FOOTER' | 'BUTTONS' | 'components';

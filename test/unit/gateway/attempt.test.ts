@@ -1,10 +1,11 @@
 /**
- * The deadline and cancellation of one request attempt (gateway/attempt.ts, on pause.ts): a deadline fires once, on
+ * The deadline and cancellation of one request attempt (gateway/transport.ts, Attempt, on its `wait`): a deadline fires once, on
  * time (no polling loop: it is one sleep), an idle one moves with the bytes, an attempt that ends first is never ended
  * by it and leaves no timer, and the execution's cancellation ends it at once.
  */
-import { Attempt } from '../../../nodes/gateway/attempt';
-import { Cancellation } from '../../../nodes/gateway/connection';
+import { getEventListeners } from 'node:events';
+
+import { Attempt } from '../../../nodes/gateway/transport';
 
 const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
@@ -13,7 +14,7 @@ const endedAt = (attempt: Attempt, started: number) =>
 
 it('an attempt that outlives its whole-answer deadline is ended once, at the deadline', async () => {
 	const started = Date.now();
-	const attempt = new Attempt(new Cancellation(undefined), { ms: 300, idle: false });
+	const attempt = new Attempt(undefined, { ms: 300, idle: false });
 	const elapsed = await endedAt(attempt, started);
 	expect(attempt.ended).toBe('timeout');
 	expect(elapsed).toBeGreaterThanOrEqual(295);
@@ -23,7 +24,7 @@ it('an attempt that outlives its whole-answer deadline is ended once, at the dea
 
 it('bytes that keep moving hold an idle deadline; it ends once they stop', async () => {
 	const started = Date.now();
-	const attempt = new Attempt(new Cancellation(undefined), { ms: 300, idle: true });
+	const attempt = new Attempt(undefined, { ms: 300, idle: true });
 	const ended = endedAt(attempt, started);
 	for (let chunk = 0; chunk < 6; chunk++) {
 		await wait(100); // 600 ms in all against a 300 ms idle deadline
@@ -36,7 +37,7 @@ it('bytes that keep moving hold an idle deadline; it ends once they stop', async
 
 it('waiting for the body’s own source is not idle', async () => {
 	let waiting = true;
-	const attempt = new Attempt(new Cancellation(undefined), { ms: 200, idle: true }, () => waiting);
+	const attempt = new Attempt(undefined, { ms: 200, idle: true }, () => waiting);
 	await wait(500);
 	expect(attempt.ended).toBeUndefined();
 	waiting = false;
@@ -47,7 +48,7 @@ it('waiting for the body’s own source is not idle', async () => {
 
 it('an attempt that ends before its deadline is never ended by it, and leaves no timer', async () => {
 	const before = timers();
-	const attempt = new Attempt(new Cancellation(undefined), { ms: 200, idle: false });
+	const attempt = new Attempt(undefined, { ms: 200, idle: false });
 	await wait(50);
 	attempt.end();
 	await wait(0);
@@ -59,16 +60,15 @@ it('an attempt that ends before its deadline is never ended by it, and leaves no
 
 it("the execution's cancellation ends it at once, and one already cancelled starts ended", async () => {
 	const execution = new AbortController();
-	const cancel = new Cancellation(execution.signal);
-	const attempt = new Attempt(cancel, { ms: 60_000, idle: false });
+	const attempt = new Attempt(execution.signal, { ms: 60_000, idle: false });
 	const started = Date.now();
 	const ended = endedAt(attempt, started);
 	execution.abort();
 	expect(await ended).toBeLessThan(20);
 	expect(attempt.ended).toBe('cancel');
 	attempt.end();
-	expect(cancel.size).toBe(0);
-	const late = new Attempt(cancel, { ms: 60_000, idle: false });
+	expect(getEventListeners(execution.signal, 'abort')).toHaveLength(0);
+	const late = new Attempt(execution.signal, { ms: 60_000, idle: false });
 	expect(late.ended).toBe('cancel');
 	expect(late.signal.aborted).toBe(true);
 	late.end();

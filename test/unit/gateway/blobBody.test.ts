@@ -1,6 +1,5 @@
 /** A whole file as a Blob-like body: what n8n's request helper reads, with the length it announces. */
-import { FileBody, isBlobBody } from '../../../nodes/gateway/blobBody';
-import { MultipartBody } from '../../../nodes/gateway/multipart';
+import { FileBody, isBlobBody, MultipartBody } from '../../../nodes/gateway/blobBody';
 
 async function* chunksOf(data: Buffer, size: number): AsyncGenerator<Uint8Array> {
 	for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);

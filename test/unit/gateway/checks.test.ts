@@ -1,5 +1,6 @@
-import { checkTemplateCategory, checkTemplateName, checkWebhookTypes } from '../../../nodes/gateway/checks';
-import { textOf } from '../../../nodes/gateway/text';
+import { textOf } from '../../../nodes/MessagingGateway/actions/message/types/common';
+import { checkWebhookTypes } from '../../../nodes/MessagingGateway/actions/webhook/shape';
+import { checkTemplateCategory, checkTemplateName } from '../../../nodes/MessagingGateway/templates/components';
 
 describe('checkTemplateName', () => {
 	it.each(['order_shipped', 'otp2', 'a'])('takes %p', (name) => {

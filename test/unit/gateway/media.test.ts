@@ -1,4 +1,4 @@
-/** The media checks of spec section 8 (gateway/media.ts) and the format detection behind them (gateway/mediaFormat.ts). */
+/** The media checks of spec section 8 and the format detection behind them (gateway/media.ts). */
 import {
 	acceptedFormatsOf,
 	base64ByteLength,
@@ -6,8 +6,11 @@ import {
 	checkMediaFile,
 	formatByteCount,
 	mediaKindOfFile,
+	detectMediaFormat,
+	MEDIA_FORMATS,
+	SIGNATURE_BYTES,
+	type MediaFormat,
 } from '../../../nodes/gateway/media';
-import { detectMediaFormat, MEDIA_FORMATS, SIGNATURE_BYTES, type MediaFormat } from '../../../nodes/gateway/mediaFormat';
 import { MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../../../nodes/gateway/spec';
 import { mediaFile, SIGNATURES } from '../../fixtures/media';
 

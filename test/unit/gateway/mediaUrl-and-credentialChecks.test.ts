@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 
-import { declaredLengthOf, fileNameOfDownload, MediaTooLargeError, peekHead, readAll, readMediaUrl } from '../../../nodes/gateway/mediaUrl';
+import { declaredLengthOf, fileNameOfDownload, MediaTooLargeError, peekHead, readAll, readMediaUrl } from '../../../nodes/gateway/media';
 import { defaultCountryProblem, judgePhoneId, phoneIdsOfWebhookList } from '../../../nodes/gateway/credentialChecks';
 
 describe('readMediaUrl', () => {

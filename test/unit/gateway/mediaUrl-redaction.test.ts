@@ -1,10 +1,10 @@
 /**
- * What a Media URL's errors may show of it (gateway/mediaUrl.ts): its host, never a user, password, path or query;
+ * What a Media URL's errors may show of it (gateway/media.ts): its host, never a user, password, path or query;
  * network codes in words (n8n replaces a message holding the code); and what a Blob-like body tells the transport
  * about its source (gateway/blobBody.ts): waiting for it is not the far end's stall, and its failure is recorded.
  */
 import { FileBody } from '../../../nodes/gateway/blobBody';
-import { describeDownloadNetworkError, hostOf, readMediaUrl, redirectTarget, withoutCredentials } from '../../../nodes/gateway/mediaUrl';
+import { describeDownloadNetworkError, hostOf, readMediaUrl, redirectTarget, withoutCredentials } from '../../../nodes/gateway/media';
 
 describe('a URL in error texts', () => {
 	it('hostOf: the host and port only', () => {

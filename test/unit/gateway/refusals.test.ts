@@ -1,4 +1,4 @@
-import { refusalDescription, refusalMessage, refusedFields } from '../../../nodes/gateway/refusals';
+import { refusalDescription, refusalMessage, refusedFields } from '../../../nodes/gateway/networkErrors';
 
 const send = { resource: 'message', operation: 'send' };
 
@@ -42,13 +42,49 @@ describe('refusalMessage and refusalDescription', () => {
 		expect(refusalMessage('Something else', 2)).toBe('Something else (item 2)');
 	});
 
-	it('says what the code means, which field to check, that nothing was sent, then the gateway\'s words', () => {
+	it('says what the code means, which field to check, the gateway\'s words (quoted), and that nothing was sent, last', () => {
 		expect(
-			refusalDescription({ itemIndex: 1, fields: ['Template Name', 'Language Code'], code: 132001, gatewayDescription: 'not in pt_BR' }),
+			refusalDescription({ itemIndex: 1, fields: ['Recipient Phone Number'], code: 131026, gatewayDescription: 'Message undeliverable.' }),
 		).toBe(
-			'The template does not exist in this language. Check the template\'s name and language (Template > Get shows them). ' +
-				'Check "Template Name" or "Language Code" of item 1. Nothing was sent for this item. not in pt_BR',
+			'The message could not be delivered to this number (not on the network, an old app version, or it has not accepted the latest terms). ' +
+				'Check the number; reach this person another way. Check "Recipient Phone Number" of item 1. ' +
+				'The gateway said: "Message undeliverable". Nothing was sent for this item.',
 		);
 		expect(refusalDescription({ itemIndex: 0, fields: [] })).toBe('Nothing was sent for this item.');
+		expect(refusalDescription({ itemIndex: 0, fields: [], gatewayDescription: '  ' })).toBe('Nothing was sent for this item.');
+	});
+
+	it('a template that does not exist, by name: what to check in the fields, not "Template > Get" (it reads by ID only)', () => {
+		const text = refusalDescription({ itemIndex: 1, fields: ['Template Name', 'Language Code'], code: 132001, gatewayDescription: 'not in pt_BR' });
+		expect(text).toBe(
+			'The template does not exist in this language. Check "Template Name" or "Language Code" of item 1: both must be those of an ' +
+				'approved template, letter for letter. The gateway said: "not in pt_BR". Nothing was sent for this item.',
+		);
+		expect(text).not.toContain('Template > Get');
+		expect(refusalDescription({ itemIndex: 0, fields: ['Template ID'], code: 132001 })).toBe(
+			'The template does not exist in this language. Check "Template ID" of item 0. Nothing was sent for this item.',
+		);
+	});
+
+	it('a 401 or 403 is the credential\'s API key, whatever network code the body holds, and points at the credential\'s Test', () => {
+		for (const status of [401, 403]) {
+			const text = refusalDescription({ itemIndex: 0, fields: [], code: 190, status, gatewayDescription: 'Invalid API key' });
+			expect(text).toBe(
+				`The gateway refused the credential's API key (HTTP ${status}). Correct API Key in the Messaging Gateway credential, ` +
+					'then click Test on the credential screen: it says whether the gateway takes the key. The gateway said: "Invalid API key". ' +
+					'Nothing was sent for this item.',
+			);
+			expect(text).not.toMatch(/access token|renew/);
+		}
+		// Without the status (callers that do not pass it yet), as before.
+		expect(refusalDescription({ itemIndex: 0, fields: [], code: 190 })).toMatch(/^The account's access token expired\./);
+	});
+
+	it('ends every description with "Nothing was sent for this item."', () => {
+		for (const code of [undefined, 131026, 132001, 132000, 999999]) {
+			for (const fields of [[], ['Template Name', 'Language Code']]) {
+				expect(refusalDescription({ itemIndex: 0, fields, code, gatewayDescription: 'details from the gateway' })).toMatch(/ Nothing was sent for this item\.$/);
+			}
+		}
 	});
 });

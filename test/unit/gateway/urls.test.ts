@@ -1,4 +1,4 @@
-import { isHttpsUrl, isLoopbackUrl, normaliseBaseUrl } from '../../../nodes/gateway/urls';
+import { isHttpsUrl, isLoopbackUrl, normaliseBaseUrl } from '../../../nodes/gateway/transport';
 
 describe('base URL', () => {
 	it('tolerates trailing slashes and spaces', () => {

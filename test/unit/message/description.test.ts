@@ -1,5 +1,5 @@
 import { description, operationField, operations } from '../../../nodes/MessagingGateway/actions/message';
-import { fieldsOf, messageTypeField, payloadBuilders, typeFields } from '../../../nodes/MessagingGateway/actions/message/types';
+import { BUILDERS, FIELDS_OF, messageTypeField, typeFields } from '../../../nodes/MessagingGateway/actions/message/send.operation';
 import type { MessageTypeChoice } from '../../../nodes/MessagingGateway/actions/message/types/common';
 import { MEDIA_KINDS } from '../../../nodes/gateway/spec';
 
@@ -23,8 +23,8 @@ describe('the editor description of the message resource', () => {
 		const offered = (messageTypeField.options ?? []).map((option) => (option as { value: string }).value);
 		expect([...offered].sort()).toEqual([...CHOICES].sort());
 		for (const choice of CHOICES) {
-			expect(fieldsOf(choice).length).toBeGreaterThan(0);
-			expect(choice in payloadBuilders || (MEDIA_KINDS as readonly string[]).includes(choice)).toBe(true);
+			expect(FIELDS_OF.get(choice)?.length).toBeGreaterThan(0);
+			expect(choice in BUILDERS || (MEDIA_KINDS as readonly string[]).includes(choice)).toBe(true);
 		}
 	});
 
@@ -46,6 +46,6 @@ describe('the editor description of the message resource', () => {
 
 	it('keeps the operation value sendAndWait, which n8n needs to check the signed links', () => {
 		expect(Object.keys(operations)).toContain('sendAndWait');
-		expect(operations.sendAndWait.waitsForResponse).toBe(true);
+		expect(typeof operations.sendAndWait.executeAll).toBe('function');
 	});
 });

@@ -1,4 +1,4 @@
-import { build } from '../../../nodes/MessagingGateway/actions/message/types/interactiveButtons';
+import { buildButtons as build } from '../../../nodes/MessagingGateway/actions/message/types/interactive';
 import { NETWORK_LIMITS } from '../../../nodes/gateway/spec';
 import { inputError } from './inputError';
 

@@ -1,4 +1,4 @@
-import { build } from '../../../nodes/MessagingGateway/actions/message/types/interactiveList';
+import { buildList as build } from '../../../nodes/MessagingGateway/actions/message/types/interactive';
 import { inputError } from './inputError';
 
 const rows = (...ids: string[]) => ({ row: ids.map((id) => ({ id, title: `Title ${id}`, description: '' })) });

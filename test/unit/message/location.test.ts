@@ -1,4 +1,4 @@
-import { build } from '../../../nodes/MessagingGateway/actions/message/types/location';
+import { buildLocation as build } from '../../../nodes/MessagingGateway/actions/message/types/basic';
 import { inputError } from './inputError';
 
 describe('location message', () => {

@@ -1,4 +1,4 @@
-import { build, readMediaInput } from '../../../nodes/MessagingGateway/actions/message/types/media';
+import { buildMedia as build, readMediaInput } from '../../../nodes/MessagingGateway/actions/message/types/basic';
 import { CAPTIONED_MEDIA_KINDS, MEDIA_KINDS } from '../../../nodes/gateway/spec';
 import { inputError } from './inputError';
 

@@ -1,4 +1,4 @@
-import { build, decodeEmoji } from '../../../nodes/MessagingGateway/actions/message/types/reaction';
+import { buildReaction as build, decodeEmoji } from '../../../nodes/MessagingGateway/actions/message/types/basic';
 import { inputError } from './inputError';
 
 describe('reaction message', () => {

@@ -1,14 +1,15 @@
 /**
- * Media > Upload (`POST /api/Medias`, version 6.0): a thin UI over uploadMediaFromBinary and uploadMediaFromUrl, which
- * check the format and size limits of spec section 8 first and stream the file from n8n's binary store or the link.
+ * Media > Upload (`POST /api/Medias`, version 6.0): a thin UI over uploadMediaFromBinary and uploadMediaFromUrl
+ * (uploadMedia.ts), which check the format and size limits of spec section 8 first and stream the file from n8n's
+ * binary store or the link.
  */
 import type { IExecuteFunctions, IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { acceptedFormatsOf, isMediaKind } from '../../../gateway/media';
 import { MEDIA_KINDS, MEDIA_LIMITS } from '../../../gateway/spec';
-import { uploadMediaFromUrl } from './mediaFromUrl';
-import { uploadMediaFromBinary } from './uploadMedia';
-import { readTextParameter } from '../parameters';
+import { gatewayRequest, openConnection } from '../../../gateway/transport';
+import { optionsWithTimeout, readTextParameter, timeoutMsOf } from '../common';
+import { uploadMediaFromBinary, uploadMediaFromUrl, type UploadRequests } from './uploadMedia';
 
 const show = { resource: ['media'], operation: ['upload'] };
 
@@ -67,15 +68,22 @@ export const description: INodeProperties[] = [
 		description: 'How the file will be sent, which sets the formats and size limit it is checked against',
 		displayOptions: { show },
 	},
+	optionsWithTimeout(show),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const kind = readTextParameter.call(this, 'mediaKind', itemIndex, 'Media Kind') || AUTO;
 	const requestedKind = isMediaKind(kind) ? kind : undefined;
+	const connection = await openConnection.call(this);
+	const requests: UploadRequests = {
+		request: async (upload) => await gatewayRequest.call(this, { ...upload, connection }),
+		signal: connection.signal,
+		timeoutMs: timeoutMsOf.call(this, itemIndex),
+	};
 	if (this.getNodeParameter('mediaSource', itemIndex, 'binary') === 'url') {
 		const url = this.getNodeParameter('mediaUrl', itemIndex, '');
-		return { ...(await uploadMediaFromUrl.call(this, itemIndex, url, requestedKind)) };
+		return { ...(await uploadMediaFromUrl.call(this, requests, itemIndex, url, requestedKind)) };
 	}
 	const binaryPropertyName = readTextParameter.call(this, 'binaryPropertyName', itemIndex, 'Input Binary Field');
-	return { ...(await uploadMediaFromBinary.call(this, itemIndex, binaryPropertyName, requestedKind)) };
+	return { ...(await uploadMediaFromBinary.call(this, requests, itemIndex, binaryPropertyName, requestedKind)) };
 }

@@ -4,11 +4,11 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { campaignField } from '../campaign/campaign';
 import * as markAsRead from './markAsRead.operation';
 import * as send from './send.operation';
 import * as sendAndWait from './sendAndWait.operation';
-import { campaignField } from '../campaigns/fields';
-import { sendingField } from '../sending';
+import { sendingField } from './sending';
 import { defaultCountryField, recipientField } from './types/common';
 
 export const operations = { send, markAsRead, sendAndWait };

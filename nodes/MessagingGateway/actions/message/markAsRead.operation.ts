@@ -1,11 +1,8 @@
 /** Message > Mark as Read: `{ messaging_product, status: 'read', message_id }` (spec 2.2; no `to`, no `type`). */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CHANNEL } from '../../../gateway/spec';
-import { nodeOf, readParameter } from '../parameters';
-import type { SendRun } from '../run';
-import { checkInput, postMessage } from './execution';
+import { MessageRun } from './run';
 import { requiredText } from './types/common';
 
 export const description: INodeProperties[] = [
@@ -26,9 +23,18 @@ export function buildMarkAsReadBody(messageId: unknown): { messaging_product: st
 	return { messaging_product: CHANNEL, status: 'read', message_id: id };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run?: SendRun): Promise<IDataObject> {
-	if (!run) throw new NodeOperationError(nodeOf.call(this), 'Message > Mark as Read runs only through the router', { itemIndex });
-	const messageId = readParameter.call(this, 'readMessageId', itemIndex);
-	const body = checkInput(nodeOf.call(this), itemIndex, () => buildMarkAsReadBody(messageId));
-	return await postMessage.call(this, run, itemIndex, body, body.message_id);
+/** Each item's read receipt, through the message run (run.ts: parallel, paced, retry-safe). */
+export async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const run = await MessageRun.open(this);
+	const output = await run.forEachItem(
+		items.map((_, itemIndex) => itemIndex),
+		() => ({ resource: 'message', operation: 'markAsRead' }),
+		async (itemIndex) => {
+			const messageId = run.param('readMessageId', itemIndex);
+			const body = run.check(itemIndex, () => buildMarkAsReadBody(messageId));
+			return await run.send(itemIndex, body, { message: body, markedMessageId: body.message_id });
+		},
+	);
+	run.close(output);
+	return output;
 }

@@ -11,14 +11,15 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INodeExecutionData,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import type { SendRun } from '../run';
-import { checkInput, postMessage, readRecipient } from './execution';
+import { asNodeError, describeRefusal, errorJson } from '../common';
+import { MessageRun } from './run';
 import { messageBody, requiredText } from './types/common';
 import {
 	type ApprovalOptions,
@@ -34,9 +35,6 @@ import {
 	waitTillOf,
 } from './waiting';
 
-/** The router runs this operation for the first item only and outputs the input items while waiting. */
-export const waitsForResponse = true;
-
 export { description } from './sendAndWait.fields';
 
 interface WaitOptions {
@@ -48,27 +46,37 @@ interface WaitOptions {
 	responseFormTitle?: string;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run?: SendRun): Promise<IDataObject> {
-	if (!run) throw new NodeOperationError(this.getNode(), 'Send and Wait runs only through the router', { itemIndex });
-	const to = readRecipient.call(this, itemIndex, run);
-	const message = this.getNodeParameter('message', itemIndex, '');
-	const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
-	const approval = this.getNodeParameter('approvalOptions.values', itemIndex, {}) as ApprovalOptions;
-	const options = this.getNodeParameter('options', itemIndex, {}) as WaitOptions;
-
-	const { text, waitTill } = checkInput(this.getNode(), itemIndex, () => {
-		const links = responseLinks(responseType, approval, options.messageButtonLabel, (query) =>
-			this.getSignedResumeUrl(query),
-		);
-		return {
-			text: waitMessageText(requiredText(message, 'Message', 'enter the question to send'), links),
-			waitTill: waitTillOf(options.limitWaitTime?.values, new Date()),
-		};
-	});
-
-	const sent = await postMessage.call(this, run, itemIndex, messageBody(to, { type: 'text', text: { body: text } }));
-	await this.putExecutionToWait(waitTill ?? WAIT_INDEFINITELY);
-	return sent;
+/**
+ * One message, for the first item (as n8n's own send-and-wait nodes do), then the execution waits; the input items
+ * pass through and resume with the answer. With Continue On Fail, a failed send becomes an error item and the
+ * execution does not wait.
+ */
+export async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const run = await MessageRun.open(this);
+	const itemIndex = 0;
+	try {
+		const to = run.recipientOf(itemIndex);
+		const message = this.getNodeParameter('message', itemIndex, '');
+		const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
+		const approval = this.getNodeParameter('approvalOptions.values', itemIndex, {}) as ApprovalOptions;
+		const options = this.getNodeParameter('options', itemIndex, {}) as WaitOptions;
+		const { text, waitTill } = run.check(itemIndex, () => {
+			const links = responseLinks(responseType, approval, options.messageButtonLabel, (query) => this.getSignedResumeUrl(query));
+			return {
+				text: waitMessageText(requiredText(message, 'Message', 'enter the question to send'), links),
+				waitTill: waitTillOf(options.limitWaitTime?.values, new Date()),
+			};
+		});
+		const body = messageBody(to, { type: 'text', text: { body: text } });
+		await run.send(itemIndex, body, { message: body });
+		run.close(items);
+		await this.putExecutionToWait(waitTill ?? WAIT_INDEFINITELY);
+	} catch (error) {
+		const nodeError = describeRefusal(run.node, asNodeError(run.node, error, itemIndex), itemIndex, { resource: 'message', operation: 'sendAndWait' });
+		if (run.cancelled || !this.continueOnFail()) throw nodeError;
+		return [{ json: errorJson(nodeError), pairedItem: { item: itemIndex } }];
+	}
+	return items;
 }
 
 /** Both methods on the node's id, as n8n's send-and-wait nodes: GET opens a link, POST submits its page. */

@@ -33,7 +33,7 @@ import {
 	UploadError,
 	withAccepted,
 } from './upload.errors';
-import { readTextParameter } from '../parameters';
+import { readTextParameter } from '../common';
 import type { Settings } from './upload.fields';
 import { partJson, uploadJson, validationJson } from './upload.results';
 import { earlierPartRecords, rangesText, sendFileOnce, sendParts } from './upload.send';
@@ -101,7 +101,7 @@ async function uploadFile(
 	const validate = this.getNodeParameter('validateFile', itemIndex, true) as boolean;
 	const tooLarge = fileSize > settings.maxPartBytes;
 	const format = PERSON_FILE_FORMATS[settings.format];
-	const recordKey = `file ${itemIndex}`;
+	const uploadKey = `file ${itemIndex}`;
 
 	try {
 		let checked: ValidationSummary | undefined;
@@ -110,7 +110,7 @@ async function uploadFile(
 			// The check plans the parts too, in case the file is rewritten.
 			const planner = new PartPlanner(format, {
 				maxPartBytes: settings.maxPartBytes,
-				earlierRecords: earlierPartRecords.call(this, recordKey),
+				earlierRecords: earlierPartRecords(settings.retries, uploadKey),
 			});
 			const check = await checkPersonFile(
 				await open(),
@@ -129,7 +129,7 @@ async function uploadFile(
 
 		if (!plan || (!tooLarge && checked!.invalid === 0 && checked!.normalisedValues === 0)) {
 			const body = async () => new FileBody(inMemory ?? (await open()), fileSize, format.contentType);
-			const response = await sendFileOnce.call(this, recordKey, body, settings, itemIndex);
+			const response = await sendFileOnce.call(this, uploadKey, body, settings, itemIndex);
 			file.accepted.push({ label, fileId: response.fileId });
 			return {
 				fileName: file.name,
@@ -146,7 +146,7 @@ async function uploadFile(
 			word: 'record',
 			fileItemIndex: itemIndex,
 			continueAfterFailure: false,
-			recordKey,
+			uploadKey,
 		});
 		for (const { summary, response } of sent) {
 			const records = `records ${rangesText(summary.itemRanges)}`;

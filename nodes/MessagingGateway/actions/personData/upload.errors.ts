@@ -253,17 +253,14 @@ export function appendSentence(error: UploadError | NodeApiError, sentence: stri
 	if (!blocksOf(error).includes(sentence)) appendBlocks(error, sentence);
 }
 
-/** The blocks of a gateway error's description: its own text first, then what this operation adds. */
-const gatewayErrorBlocks = new WeakMap<NodeApiError, Block[]>();
-
+/** The blocks of a gateway error's description (its own text first, then what this operation adds), kept on the error. */
 function blocksOf(error: UploadError | NodeApiError): Block[] {
 	if (error instanceof UploadError) return error.blocks;
-	let blocks = gatewayErrorBlocks.get(error);
-	if (!blocks) {
-		blocks = error.description ? [error.description] : [];
-		gatewayErrorBlocks.set(error, blocks);
-	}
-	return blocks;
+	const blocks = error.context.descriptionBlocks as Block[] | undefined;
+	if (blocks) return blocks;
+	const own: Block[] = error.description ? [error.description] : [];
+	error.context.descriptionBlocks = own;
+	return own;
 }
 
 function appendBlocks(error: UploadError | NodeApiError, ...blocks: Block[]): void {
@@ -282,7 +279,7 @@ export function errorJson(error: UploadError | NodeApiError, extra: IDataObject 
 		if (error.blocks.length > 0) json.description = descriptionText(error.blocks);
 		Object.assign(json, error.data);
 	} else {
-		const blocks = gatewayErrorBlocks.get(error);
+		const blocks = error.context.descriptionBlocks as Block[] | undefined;
 		if (blocks) json.description = descriptionText(blocks);
 		else if (error.description) json.description = error.description;
 		if (error.httpCode) json.httpCode = error.httpCode;

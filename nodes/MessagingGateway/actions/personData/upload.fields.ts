@@ -4,9 +4,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getGatewaySettings } from '../../../gateway/connection';
+import { getGatewaySettings } from '../../../gateway/transport';
 import { type CountryCode, readDefaultCountry } from '../../../gateway/phone';
 import { PERSON_FILE_MAX_BYTES } from '../../../gateway/spec';
+import { timeoutMsOf, timeoutOption } from '../common';
+import { RetryMemory } from '../retryMemory';
 import { ATTRIBUTE_TYPES, KEY_FIELDS, type KeyConfiguration, type KeyField, PERSON_FIELDS } from '../../persons/fields';
 import type { PersonFileFormatName } from '../../persons/writers';
 
@@ -226,6 +228,7 @@ export const description: INodeProperties[] = [
 				placeholder: 'row_number, createdAt',
 				description: 'Comma-separated item keys that automatic mapping leaves out',
 			},
+			timeoutOption,
 		],
 	},
 ];
@@ -236,6 +239,10 @@ export interface Settings {
 	keys: KeyConfiguration;
 	skipInvalid: boolean;
 	maxPartBytes: number;
+	/** The Timeout option of each part's request (ms). */
+	timeoutMs: number;
+	/** What this node run sent, for n8n's Retry On Fail (one per call of the node). */
+	retries: RetryMemory;
 	options: IDataObject;
 	/** The country of Phone values written without their country code: the node's field, or else the credential's. */
 	defaultCountry?: CountryCode;
@@ -249,6 +256,8 @@ export async function readSettings(this: IExecuteFunctions): Promise<Settings> {
 		defaultCountry: await readPhoneCountry.call(this),
 		skipInvalid: this.getNodeParameter('onInvalid', 0, 'fail') === 'skip',
 		maxPartBytes: Math.min(Number(options.partSizeLimit) || PERSON_FILE_MAX_BYTES, PERSON_FILE_MAX_BYTES),
+		timeoutMs: timeoutMsOf.call(this, 0),
+		retries: new RetryMemory(this),
 		options,
 	};
 }

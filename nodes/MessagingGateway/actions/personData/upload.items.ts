@@ -64,7 +64,7 @@ export async function uploadItems(
 	const summary = new ValidationSummary(MAX_REPORTED_VIOLATIONS);
 	const planner = new PartPlanner(PERSON_FILE_FORMATS[settings.format], {
 		maxPartBytes: settings.maxPartBytes,
-		earlierRecords: earlierPartRecords.call(this, RECORD_KEY),
+		earlierRecords: earlierPartRecords(settings.retries, UPLOAD_KEY),
 	});
 	let parts: PartPlan;
 	try {
@@ -89,7 +89,7 @@ export async function uploadItems(
 	const { sent, failed } = await sendParts.call(this, parts, (part) => plannedRecords(plan, part), settings, {
 		word: 'item',
 		continueAfterFailure: continueOnFail,
-		recordKey: RECORD_KEY,
+		uploadKey: UPLOAD_KEY,
 	});
 
 	const accepted: AcceptedUpload[] = sent.map(({ summary: part, response }) => ({
@@ -164,8 +164,8 @@ function validateItem(plan: UploadPlan, itemIndex: number): PersonRow | PersonVi
 	return validatePersonRow(raw, itemIndex, plan.keys, plan.defaultCountry);
 }
 
-/** The key of this upload's parts in the record of Retry On Fail (upload.send.ts). */
-const RECORD_KEY = 'items';
+/** The key of this upload's parts in the retry memory of Retry On Fail (upload.send.ts). */
+const UPLOAD_KEY = 'items';
 
 /**
  * The second pass over one part: its planned items, validated again as they are written (defined mode evaluates its

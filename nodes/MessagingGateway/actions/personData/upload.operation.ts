@@ -8,7 +8,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { asNodeError } from '../nodeErrors';
+import { asNodeError } from '../common';
 import { allItems } from './upload.results';
 import { asUploadError, errorJson } from './upload.errors';
 import { readSettings, type Settings } from './upload.fields';
@@ -27,6 +27,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 		return [{ json: errorJson(asUploadError(this, error, 'item')), pairedItem: allItems(items.length) }];
 	}
 	const source = this.getNodeParameter('source', 0, 'items') as string;
-	if (source === 'binary') return await uploadFiles.call(this, items, settings);
-	return await uploadItems.call(this, items, settings);
+	const output = source === 'binary' ? await uploadFiles.call(this, items, settings) : await uploadItems.call(this, items, settings);
+	settings.retries.close(output);
+	return output;
 }

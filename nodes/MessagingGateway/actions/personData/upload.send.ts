@@ -10,7 +10,8 @@ import { hasUnknownOutcome, markUnknownOutcome } from '../../../gateway/errors';
 import { gatewayRequest } from '../../../gateway/transport';
 import { type PartPlan, type PartRecords, PersonPartBody, type PlannedPart } from '../../persons/parts';
 import { PERSON_FILE_FORMATS } from '../../persons/writers';
-import { recordScopeOf, replayedFailure, RetrySafeRequests, type UncertainFailure, uncertainFailureOf } from '../retrySafe';
+import { replayedFailure, type RetryMemory, type UncertainFailure, uncertainFailureOf } from '../retryMemory';
+import { asNodeError } from '../common';
 import { asUploadError, type RowWord, type UploadError } from './upload.errors';
 import type { Settings } from './upload.fields';
 
@@ -33,8 +34,8 @@ export async function sendFile(
 		method: 'POST',
 		body,
 		contentType: PERSON_FILE_FORMATS[settings.format].contentType,
-		retryOn429: false,
 		itemIndex,
+		timeoutMs: settings.timeoutMs,
 	});
 	const answer = response.body.response as IDataObject | undefined;
 	// The file id is what the user follows the processing by: an answer without one is not a success.
@@ -59,12 +60,10 @@ export async function sendFile(
 // ---- Retry On Fail ----
 
 /**
- * Whole files that the gateway accepted or may have accepted, per run (retrySafe.ts): when n8n's Retry On Fail runs
- * the node again, such a file is not uploaded again and its earlier answer (or error) is used. Key: `file <item>`.
+ * A whole file sent as it is, once per node run (retryMemory.ts): when n8n's Retry On Fail runs the node again, a file
+ * the gateway accepted or may have accepted is not uploaded again; its answer (or error) is used. Key: `file <item>`.
+ * The caller still reads the file to check it.
  */
-const uploadRecord = new RetrySafeRequests<UploadResponse>();
-
-/** A whole file sent as it is, once per run: a retry reuses the answer (the caller still reads the file to check it). */
 export async function sendFileOnce(
 	this: IExecuteFunctions,
 	key: string,
@@ -72,10 +71,17 @@ export async function sendFileOnce(
 	settings: Settings,
 	itemIndex: number,
 ): Promise<UploadResponse> {
-	const scope = recordScopeOf(this);
-	const earlier = uploadRecord.earlier(this, scope, key, itemIndex);
+	const { retries } = settings;
+	const earlier = retries.answerOf<UploadResponse>('personFiles', key, itemIndex);
 	if (earlier) return earlier;
-	return await uploadRecord.send(this, scope, key, itemIndex, async () => await sendFile.call(this, await open(), settings, itemIndex));
+	try {
+		const response = await sendFile.call(this, await open(), settings, itemIndex);
+		retries.accepted('personFiles', key, response);
+		return response;
+	} catch (error) {
+		retries.failed('personFiles', key, error);
+		throw asNodeError(this.getNode(), error, itemIndex);
+	}
 }
 
 export interface SentPart {
@@ -101,25 +107,18 @@ type PartTry = { records: number } & (
 	| { outcome: 'notSent' }
 );
 
-/**
- * The parts of each run, by `<recordKey> part <n>`. Scoped like the sent record (sentRecord.ts): by the engine's
- * object for the node run, held weakly, so it lives exactly as long as the run's retries can.
- */
-const partTries = new WeakMap<object, Map<string, PartTry>>();
+const partKey = (uploadKey: string, partIndex: number) => `${uploadKey} part ${partIndex}`;
 
-const partKey = (recordKey: string, partIndex: number) => `${recordKey} part ${partIndex}`;
-
-/** For the planning pass: how many records each part of the file `recordKey` held on an earlier try of this run. */
-export function earlierPartRecords(this: IExecuteFunctions, recordKey: string): (partIndex: number) => number | undefined {
-	const tries = triesOf(recordScopeOf(this));
-	return (partIndex) => tries.get(partKey(recordKey, partIndex))?.records;
+/** For the planning pass: how many records each part of the file `uploadKey` held on an earlier try of this run. */
+export function earlierPartRecords(retries: RetryMemory, uploadKey: string): (partIndex: number) => number | undefined {
+	return (partIndex) => retries.get<PartTry>('personParts', partKey(uploadKey, partIndex))?.records;
 }
 
 /**
  * Sends the planned parts one after the other, each written from `recordsOf(part)` while it is sent. A part that
  * fails is reported with its cause: when its records failed (a record too large, a record that changed, a file that
  * breaks off), that is the error, not the broken request it caused. `continueAfterFailure` goes on with the next
- * parts. On a retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `recordKey` names
+ * parts. On a retry of the run (n8n's Retry On Fail) each part replays its earlier try (PartTry); `uploadKey` names
  * the file.
  */
 export async function sendParts(
@@ -127,15 +126,16 @@ export async function sendParts(
 	plan: PartPlan,
 	recordsOf: (part: PlannedPart) => PartRecords,
 	settings: Settings,
-	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean; recordKey: string },
+	options: { word: RowWord; fileItemIndex?: number; continueAfterFailure: boolean; uploadKey: string },
 ): Promise<{ sent: SentPart[]; failed: FailedPart[] }> {
 	const format = PERSON_FILE_FORMATS[settings.format];
 	const sent: SentPart[] = [];
 	const failed: FailedPart[] = [];
-	const tries = triesOf(recordScopeOf(this));
+	// The parts of this node run's tries, by `<uploadKey> part <n>` (retryMemory.ts).
+	const { retries } = settings;
 	for (const part of plan.parts) {
-		const key = partKey(options.recordKey, part.index);
-		const earlier = tries.get(key);
+		const key = partKey(options.uploadKey, part.index);
+		const earlier = retries.get<PartTry>('personParts', key);
 		const replayed = earlier !== undefined && earlier.outcome !== 'notSent';
 		let body: PersonPartBody | undefined;
 		try {
@@ -148,28 +148,18 @@ export async function sendParts(
 			} else {
 				body = new PersonPartBody(part, format, plan.columns, recordsOf(part));
 				response = await sendFile.call(this, body, settings, options.fileItemIndex);
-				tries.set(key, { records: part.records, outcome: 'accepted', response: { ...response } });
+				retries.set<PartTry>('personParts', key, { records: part.records, outcome: 'accepted', response: { ...response } });
 			}
 			sent.push({ summary: part, response });
 		} catch (error) {
 			// A part whose own records failed fails the same way on every try: only requests are recorded.
 			const cause = part.tooLarge ?? body?.failure;
-			if (!replayed && !cause) tries.set(key, tryOf(error, part.records));
+			if (!replayed && !cause) retries.set<PartTry>('personParts', key, tryOf(error, part.records));
 			failed.push({ summary: part, error: asUploadError(this, cause ?? error, options.word, options.fileItemIndex) });
 			if (!options.continueAfterFailure) break;
 		}
 	}
 	return { sent, failed };
-}
-
-function triesOf(scope: object | undefined): Map<string, PartTry> {
-	if (!scope) return new Map();
-	let tries = partTries.get(scope);
-	if (!tries) {
-		tries = new Map();
-		partTries.set(scope, tries);
-	}
-	return tries;
 }
 
 /** A failed part's try: unknown when the part may have arrived (errors.ts), else not sent. */

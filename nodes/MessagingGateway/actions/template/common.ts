@@ -1,10 +1,10 @@
 /** Fields and checks shared by the template operations. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkTemplateCategory, checkTemplateName } from '../../../gateway/checks';
+import { checkTemplateCategory, checkTemplateName } from '../../templates/components';
 import { TEMPLATE_CATEGORIES } from '../../../gateway/spec';
 import { checkLanguage } from '../../templates/check';
-import { inputError, readTextParameter } from '../parameters';
+import { inputError, readTextParameter } from '../common';
 
 export const categoryOptions = TEMPLATE_CATEGORIES.map((category) => ({
 	name: category.charAt(0) + category.slice(1).toLowerCase(),
@@ -29,9 +29,9 @@ export function templateIdField(operation: string): INodeProperties {
 
 export function readTemplateId(this: IExecuteFunctions, itemIndex: number): string {
 	const id = readTextParameter.call(this, 'templateId', itemIndex, 'Template ID');
-	if (!id) throw inputError.call(this, itemIndex, 'Template ID', 'is empty; enter the ID returned when the template was created');
+	if (!id) throw inputError(this.getNode(), itemIndex, 'Template ID', 'is empty; enter the ID returned when the template was created');
 	if (/[/?#\s]/.test(id)) {
-		throw inputError.call(this, itemIndex, 'Template ID', `"${id}" is not an ID: it holds a slash, space, ? or #`);
+		throw inputError(this.getNode(), itemIndex, 'Template ID', `"${id}" is not an ID: it holds a slash, space, ? or #`);
 	}
 	return id;
 }
@@ -39,18 +39,18 @@ export function readTemplateId(this: IExecuteFunctions, itemIndex: number): stri
 /** A template name of lowercase letters, digits and underscores, or an error naming the field and the item. */
 export function assertTemplateName(this: IExecuteFunctions, itemIndex: number, name: string, field = 'Name'): string {
 	const checked = checkTemplateName(name);
-	if ('problem' in checked) throw inputError.call(this, itemIndex, field, checked.problem);
+	if ('problem' in checked) throw inputError(this.getNode(), itemIndex, field, checked.problem);
 	return checked.value;
 }
 
 /** A category of the gateway (any letter case, sent in capitals), or an error naming the field and the item. */
 export function assertCategory(this: IExecuteFunctions, itemIndex: number, category: string, field = 'Category'): string {
 	const checked = checkTemplateCategory(category);
-	if ('problem' in checked) throw inputError.call(this, itemIndex, field, checked.problem);
+	if ('problem' in checked) throw inputError(this.getNode(), itemIndex, field, checked.problem);
 	return checked.value;
 }
 
 export function assertLanguage(this: IExecuteFunctions, itemIndex: number, language: string, field = 'Language'): void {
 	const problem = checkLanguage(language);
-	if (problem) throw inputError.call(this, itemIndex, field, problem);
+	if (problem) throw inputError(this.getNode(), itemIndex, field, problem);
 }

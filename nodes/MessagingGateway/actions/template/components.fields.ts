@@ -11,10 +11,12 @@ import {
 	buildComponents,
 	COMPONENT_FORMATS,
 	parseComponentsJson,
+	placeholder,
+	placeholderSlots,
+	placeholdersReadAsNumbers,
 	type TemplateComponent,
 } from '../../templates/components';
-import { placeholder, placeholderSlots, placeholdersReadAsNumbers } from '../../templates/placeholders';
-import { inputError, readTextOption, readTextParameter } from '../parameters';
+import { inputError, readTextOption, readTextParameter } from '../common';
 
 type TemplateOperation = 'create' | 'edit';
 
@@ -208,7 +210,7 @@ export function readComponents(this: IExecuteFunctions, itemIndex: number): Read
 	if (input === 'json') {
 		const parsed = parseComponentsJson(this.getNodeParameter('componentsJson', itemIndex, ''));
 		if ('error' in parsed) {
-			throw inputError.call(this, itemIndex, 'Components (JSON)', parsed.error);
+			throw inputError(this.getNode(), itemIndex, 'Components (JSON)', parsed.error);
 		}
 		return { input, components: parsed.components };
 	}
@@ -256,8 +258,8 @@ function refusePlaceholdersReadAsNumbers(this: IExecuteFunctions, itemIndex: num
 	for (const [field, raw] of fields) {
 		const read = placeholdersReadAsNumbers(raw);
 		if (!read.length) continue;
-		throw inputError.call(
-			this,
+		throw inputError(
+			this.getNode(),
 			itemIndex,
 			field,
 			`is an expression, so n8n reads ${read.join(', ')} as ${read.length === 1 ? 'a number' : 'numbers'}, not as ${read.length === 1 ? 'a placeholder' : 'placeholders'}: switch the field to Fixed (a text with {{ }} pasted into an empty field becomes an expression), or take the text from data, e.g. {{ $json.text }}`,
@@ -290,9 +292,9 @@ export function assertComponents(
 	const problems = checkTemplateComponents(read.components, { requireBody });
 	if (!problems.length) return;
 	const [first] = problems;
-	throw inputError.call(
-		this,
-		itemIndex,
+	throw inputError(
+			this.getNode(),
+			itemIndex,
 		fieldOf(first, read.input),
 		first.message,
 		problems.map((problem) => `${fieldOf(problem, read.input)}: ${problem.message}.`).join('\n') +

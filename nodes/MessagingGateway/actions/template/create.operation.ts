@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { PHONE_ID_QUERY_PARAM } from '../../../gateway/spec';
 import { gatewayRequest } from '../../../gateway/transport';
-import { readTextOption, readTextParameter } from '../parameters';
+import { readTextOption, readTextParameter, timeoutMsOf, timeoutOption } from '../common';
 import { assertCategory, assertLanguage, assertTemplateName, CATEGORY_DESCRIPTION, categoryOptions } from './common';
 import { assertComponents, componentFields, readComponents } from './components.fields';
 
@@ -52,6 +52,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
+			timeoutOption,
 			{
 				displayName: 'Phone ID',
 				name: 'phoneId',
@@ -79,6 +80,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs: phoneId ? { [PHONE_ID_QUERY_PARAM]: phoneId } : undefined,
 		body: { name, language, category, components: read.components as IDataObject[] },
 		itemIndex,
+		timeoutMs: timeoutMsOf.call(this, itemIndex),
 	});
 
 	const created = response.statusCode === 201;

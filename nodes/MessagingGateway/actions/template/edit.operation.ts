@@ -10,8 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { gatewayRequest } from '../../../gateway/transport';
 import { componentType, mergeComponents, type GatewayTemplate } from '../../templates/components';
 import { editRefusal, TEMPLATE_EDIT_RULES } from '../../templates/editRules';
-import { asNodeError } from '../nodeErrors';
-import { inputError, readTextOption } from '../parameters';
+import { asNodeError, inputError, optionsWithTimeout, readTextOption, timeoutMsOf } from '../common';
 import { assertLanguage, assertTemplateName, readTemplateId, templateIdField } from './common';
 import { assertComponents, componentFields, readComponents } from './components.fields';
 
@@ -64,6 +63,7 @@ export const description: INodeProperties[] = [
 		],
 	},
 	...componentFields('edit'),
+	optionsWithTimeout(show),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -78,8 +78,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertComponents.call(this, itemIndex, read, !startFromCurrent);
 	if (startFromCurrent && !read.components.length && !name && !language) {
 		// Sending the same content again would still count against the edit quota of an approved template.
-		throw inputError.call(
-			this,
+		throw inputError(
+			this.getNode(),
 			itemIndex,
 			'Update Fields',
 			'nothing to change: set a field or a component to edit',
@@ -93,19 +93,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			method: 'GET',
 			pathSuffix: `/${encodeURIComponent(id)}`,
 			itemIndex,
+			timeoutMs: timeoutMsOf.call(this, itemIndex),
 		})
 	).body as GatewayTemplate;
 
 	const refusal = editRefusal(current);
 	if (refusal) {
-		throw inputError.call(this, itemIndex, 'Template ID', `template ${id} cannot be edited: ${refusal}`, `${TEMPLATE_EDIT_RULES} Nothing was sent.`);
+		throw inputError(this.getNode(), itemIndex, 'Template ID', `template ${id} cannot be edited: ${refusal}`, `${TEMPLATE_EDIT_RULES} Nothing was sent.`);
 	}
 
 	const currentComponents = Array.isArray(current.components) ? current.components : [];
 	const components = startFromCurrent ? mergeComponents(currentComponents, read.components) : read.components;
 	if (!components.some((component) => componentType(component) === 'BODY')) {
-		throw inputError.call(
-			this,
+		throw inputError(
+			this.getNode(),
 			itemIndex,
 			'Body Text',
 			'the edited template would have no body',
@@ -127,6 +128,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			pathSuffix: `/${encodeURIComponent(id)}`,
 			body,
 			itemIndex,
+			timeoutMs: timeoutMsOf.call(this, itemIndex),
 		});
 	} catch (error) {
 		if (error instanceof NodeApiError) {

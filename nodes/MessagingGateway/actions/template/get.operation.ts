@@ -2,9 +2,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { gatewayRequest } from '../../../gateway/transport';
+import { optionsWithTimeout, timeoutMsOf } from '../common';
 import { readTemplateId, templateIdField } from './common';
 
-export const description: INodeProperties[] = [templateIdField('get')];
+export const description: INodeProperties[] = [templateIdField('get'), optionsWithTimeout({ resource: ['template'], operation: ['get'] })];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = readTemplateId.call(this, itemIndex);
@@ -13,6 +14,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'GET',
 		pathSuffix: `/${encodeURIComponent(id)}`,
 		itemIndex,
+		timeoutMs: timeoutMsOf.call(this, itemIndex),
 	});
 	return response.body;
 }

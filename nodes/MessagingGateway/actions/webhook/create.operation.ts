@@ -5,10 +5,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { PHONE_ID_QUERY_PARAM, WEBHOOK_EVENT_TYPES, WEBHOOK_META_VERSIONS } from '../../../gateway/spec';
-import { checkWebhookTypes } from '../../../gateway/checks';
+import { checkWebhookTypes } from './shape';
 import { gatewayRequest, getGatewaySettings } from '../../../gateway/transport';
 import { undeliveredEventsNotice } from '../../../gateway/webhookEvents';
-import { inputError, readTextOption, readTextParameter } from '../parameters';
+import { inputError, readTextOption, readTextParameter, timeoutMsOf, timeoutOption } from '../common';
 import { endpointRefusal, headersMap, normaliseWebhook } from './shape';
 
 const show = { resource: ['webhook'], operation: ['create'] };
@@ -93,6 +93,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
+			timeoutOption,
 			{
 				displayName: 'Act as Phone ID',
 				name: 'phoneId',
@@ -108,13 +109,13 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const endpoint = readTextParameter.call(this, 'endpoint', itemIndex, 'Endpoint');
 	const refusal = endpointRefusal(endpoint);
-	if (refusal) throw inputError.call(this, itemIndex, 'Endpoint', refusal);
+	if (refusal) throw inputError(this.getNode(), itemIndex, 'Endpoint', refusal);
 
 	const types = checkWebhookTypes(this.getNodeParameter('types', itemIndex, []));
-	if ('problem' in types) throw inputError.call(this, itemIndex, 'Subscription Types', types.problem);
+	if ('problem' in types) throw inputError(this.getNode(), itemIndex, 'Subscription Types', types.problem);
 	const metaVersion = readTextParameter.call(this, 'metaVersion', itemIndex, 'Meta Version') || 'LATEST';
 	if (!(WEBHOOK_META_VERSIONS as readonly string[]).includes(metaVersion)) {
-		throw inputError.call(this, itemIndex, 'Meta Version', `"${metaVersion}" is not one of ${WEBHOOK_META_VERSIONS.join(', ')}`);
+		throw inputError(this.getNode(), itemIndex, 'Meta Version', `"${metaVersion}" is not one of ${WEBHOOK_META_VERSIONS.join(', ')}`);
 	}
 	const pairs = (this.getNodeParameter('customHeaders.header', itemIndex, []) as IDataObject[]).map((pair, i) => ({
 		name: readTextOption.call(this, pair.name, itemIndex, `Custom Headers › header ${i + 1} › Name`),
@@ -122,7 +123,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}));
 	const headers = headersMap(pairs);
 	if ('error' in headers) {
-		throw inputError.call(this, itemIndex, 'Custom Headers', headers.error);
+		throw inputError(this.getNode(), itemIndex, 'Custom Headers', headers.error);
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const phoneIdQuery = readTextOption.call(this, options.phoneId, itemIndex, 'Options › Act as Phone ID');
@@ -131,8 +132,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		(await getGatewaySettings.call(this)).phoneId ||
 		phoneIdQuery;
 	if (!phone) {
-		throw inputError.call(
-			this,
+		throw inputError(
+			this.getNode(),
 			itemIndex,
 			'Phone',
 			'is empty and the credential has no Phone ID',
@@ -149,6 +150,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs: phoneIdQuery ? { [PHONE_ID_QUERY_PARAM]: phoneIdQuery } : undefined,
 		body,
 		itemIndex,
+		timeoutMs: timeoutMsOf.call(this, itemIndex),
 	});
 	return normaliseWebhook(response.body);
 }

@@ -1,6 +1,6 @@
 /** Webhook requests and answers (spec sections 2.4, 4.2, 4.3). Pure logic, no n8n imports. */
 
-import { WEBHOOK_META_VERSION_SPELLINGS } from '../../../gateway/spec';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_META_VERSION_SPELLINGS } from '../../../gateway/spec';
 
 /** A webhook as the node outputs it: `meta_version` spelled as in requests. */
 export function normaliseWebhook<T extends Record<string, unknown>>(webhook: T): T {
@@ -47,4 +47,28 @@ export function headersMap(
 		headers[name] = String(pair.value ?? '');
 	}
 	return { headers };
+}
+
+/** A checked value, or why it is refused. */
+type Checked<T> = { value: T } | { problem: string };
+
+/**
+ * Webhook subscription types: a list (the editor's choice), or from an expression a list or comma-separated text.
+ * Every type must be one of spec section 6; repeats are dropped (the gateway refuses a type given twice).
+ */
+export function checkWebhookTypes(value: unknown): Checked<string[]> {
+	const list = typeof value === 'string' ? value.split(',') : value;
+	if (!Array.isArray(list)) return { problem: `must be a list of subscription types, got ${JSON.stringify(value)}` };
+	const types: string[] = [];
+	for (const entry of list) {
+		if (typeof entry !== 'string') return { problem: `must hold subscription types as text, got ${JSON.stringify(entry)}` };
+		const type = entry.trim();
+		if (type === '') continue;
+		if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
+			return { problem: `"${type}" is not a subscription type of the gateway; use ${WEBHOOK_EVENT_TYPES.join(', ')}` };
+		}
+		if (!types.includes(type)) types.push(type);
+	}
+	if (types.length === 0) return { problem: 'is empty: choose at least one, such as Messages' };
+	return { value: types };
 }

@@ -5,9 +5,8 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { checkPhone, phoneProblemText, type CountryCode } from '../../../../gateway/phone';
+import { checkPhone, phoneProblemText, readDefaultCountry, type CountryCode } from '../../../../gateway/phone';
 import { CHANNEL, type MessageType } from '../../../../gateway/spec';
-import { textOf } from '../../../../gateway/text';
 
 /**
  * Bad input of one field. `field` is the label the user sees in the editor (with the entry for nested values, such
@@ -18,6 +17,8 @@ export class MessageInputError extends Error {
 	constructor(
 		readonly field: string,
 		readonly reason: string,
+		/** What to do, when it is not correcting the field of the item (the credential's field). */
+		readonly description?: string,
 	) {
 		super(`${field}: ${reason}`);
 		this.name = 'MessageInputError';
@@ -105,6 +106,21 @@ export function cleanRecipient(
 }
 
 /**
+ * The item's recipient in international digits: a national number is read in the node's Default Country when it has
+ * one, else in the credential's; a bad Default Country is the item's error, saying where to correct it.
+ */
+export function readRecipient(input: unknown, nodeCountry: unknown, credentialCountry: string): string {
+	const fromNode = nodeCountry !== '' && nodeCountry !== undefined;
+	const country = readDefaultCountry(fromNode ? nodeCountry : credentialCountry);
+	if ('problem' in country) {
+		throw fromNode
+			? new MessageInputError(defaultCountryField.displayName, country.problem)
+			: new MessageInputError('Default Country of the Messaging Gateway credential', country.problem, 'Open the credential and correct Default Country, or leave it empty. Nothing was sent.');
+	}
+	return cleanRecipient(input, { defaultCountry: country.country });
+}
+
+/**
  * A parameter value as text. Numbers and booleans become their text (expressions often give numbers for ids and
  * zip codes); null and undefined become ''. Objects are refused: they would reach the gateway as "[object Object]".
  */
@@ -146,4 +162,57 @@ export function collectionEntries(value: unknown, option: string, field: string)
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The text of a value: strings as they are, numbers and booleans as their text, null and undefined as ''. An
+ * expression may give an object or a list where text belongs; `String()` would send it as "[object Object]", so such
+ * values are refused by the one reader every operation uses.
+ */
+export function textOf(value: unknown): { text: string } | { problem: string } {
+	if (value === undefined || value === null) return { text: '' };
+	if (typeof value === 'string') return { text: value };
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return { text: String(value) };
+	const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value;
+	return {
+		problem: `must be text, got ${kind}${excerptOf(value)}; make the expression give text (for a field of an object, name the field)`,
+	};
+}
+
+function excerptOf(value: unknown): string {
+	let json: string | undefined;
+	try {
+		json = JSON.stringify(value);
+	} catch {
+		return '';
+	}
+	if (json === undefined) return '';
+	return ` (${json.length > 40 ? `${json.slice(0, 39)}…` : json})`;
+}
+
+/**
+ * The output of an accepted send or mark-as-read (`markedMessageId`: the message marked, which the answer does not
+ * carry); undefined when the answer lacks what the spec's response carries (`messages[].id` for a send,
+ * `success: true` for a mark-as-read): its outcome is unknown. The ids users map come first: `messageId`, `waId` (the
+ * recipient's network id), `to`, and `recipient`: the network's id, or the digits sent to, the digits-only form the
+ * trigger's status items carry (gateway/recipient.ts), so that one expression joins a status to its message.
+ */
+export function sentOutput(answer: Record<string, unknown>, to: string | undefined, markedMessageId: string | undefined): Record<string, unknown> | undefined {
+	const sentId = firstOf(answer.messages, 'id');
+	const confirmed = markedMessageId === undefined ? sentId !== undefined : answer.success === true || sentId !== undefined;
+	if (!confirmed) return undefined;
+	const output: Record<string, unknown> = { messageId: sentId ?? markedMessageId };
+	const waId = firstOf(answer.contacts, 'wa_id');
+	if (waId !== undefined) output.waId = waId;
+	if (to !== undefined) output.to = to;
+	const recipient = waId ?? to;
+	if (recipient !== undefined) output.recipient = recipient;
+	for (const [name, value] of Object.entries(answer)) if (!(name in output)) output[name] = value;
+	return output;
+}
+
+function firstOf(list: unknown, key: string): string | undefined {
+	if (!Array.isArray(list)) return undefined;
+	const value: unknown = (list[0] as Record<string, unknown> | undefined)?.[key];
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }

@@ -5,14 +5,12 @@
  *
  * Either everything is entered by hand (the first way, still the default), or the template is given by its ID: a
  * resource mapper reads it in the editor and lists one required field per placeholder, and when the node runs the
- * send operation reads it again (once per ID per run, templateLookup.ts) for the name and language it is sent
+ * send operation reads it again (once per ID per run, send.operation.ts) for the name and language it is sent
  * under, so that they cannot disagree with the template. `build()` stays pure: it gets them as parameters.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkTemplateName } from '../../../../gateway/checks';
-import { TEMPLATE_ID_PARAMETER, templateParametersField } from '../../../methods/templateParameters';
-import { buildMessageComponents, parametersFromIds } from '../../../templates/parameters';
+import { buildMessageComponents, checkTemplateName, parametersFromIds } from '../../../templates/components';
 
 import {
 	collectionEntries,
@@ -23,6 +21,39 @@ import {
 	requiredText,
 	showForMessageTypes,
 } from './common';
+
+/** The node parameter that carries the template ID (methods/templateParameters.ts lists its placeholders from it). */
+export const TEMPLATE_ID_PARAMETER = 'templateId';
+
+/**
+ * A ready resource-mapper field for a template message. Its value is `{ value: { body_1: '…', … } }`; build the
+ * message components with `buildMessageComponents(parametersFromIds(Object.keys(value)), value)`.
+ */
+function templateParametersField(
+	name: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Template Parameters',
+		name,
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: [TEMPLATE_ID_PARAMETER],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateParameterFields',
+				mode: 'add',
+				fieldWords: { singular: 'parameter', plural: 'parameters' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+			},
+		},
+		displayOptions,
+	};
+}
 
 const show = showForMessageTypes(['template']);
 
