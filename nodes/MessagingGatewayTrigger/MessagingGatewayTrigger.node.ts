@@ -11,7 +11,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { messagingGatewayApiTest } from '../gateway/credentialTest';
 import { redact } from '../gateway/errors';
 import { PHONE_ID_QUERY_PARAM } from '../gateway/spec';
-import { gatewayRequest, isHttpsUrl, isLoopbackUrl } from '../gateway/transport';
+import { gatewayRequest } from '../gateway/transport';
 import {
 	forgetRegistration,
 	httpCodeOf,
@@ -24,6 +24,7 @@ import {
 import { triggerPanel, triggerProperties, triggerSubtitle } from './description';
 import {
 	creationBody,
+	isDeliverable,
 	isStoredRegistrationCurrent,
 	registrationFingerprint,
 	secretVerifier,
@@ -38,7 +39,7 @@ import { handleDelivery } from './webhook';
  * error there.
  */
 function refuseUndeliverableUrl(this: IHookFunctions, endpoint: string, baseUrl: string): void {
-	if (isHttpsUrl(endpoint) || isLoopbackUrl(baseUrl)) return;
+	if (isDeliverable(endpoint, baseUrl)) return;
 	throw new NodeOperationError(this.getNode(), `The gateway only delivers to https addresses, and n8n's webhook URL is ${endpoint}`, {
 		description:
 			"Set n8n's N8N_WEBHOOK_URL environment variable (WEBHOOK_URL before n8n 2) to a public https address with a valid certificate (for example behind a reverse proxy or a tunnel), restart n8n, then publish the workflow or click Execute step again. Self-signed certificates are not accepted. A gateway on this machine (a local sandbox) takes http.",

@@ -8,6 +8,24 @@ import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import { WEBHOOK_META_VERSION_SPELLINGS, WEBHOOK_META_VERSIONS } from '../gateway/spec';
 
 /**
+ * Whether the gateway can call n8n's webhook URL: it calls only https addresses, except when it runs on this machine
+ * (a local sandbox gateway, on a loopback host), which takes http.
+ */
+export function isDeliverable(webhookUrl: string, gatewayBaseUrl: string): boolean {
+	if (parsedUrl(webhookUrl)?.protocol === 'https:') return true;
+	const host = parsedUrl(gatewayBaseUrl)?.hostname.replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host === '::1' || (host !== undefined && /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+function parsedUrl(raw: string): URL | undefined {
+	try {
+		return new URL(raw);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
  * The header that carries this registration's secret on every notification. The gateway signs nothing (docs/gateway.md),
  * so this header, known only to the gateway and this node, is what tells a real notification from a forged one.
  */

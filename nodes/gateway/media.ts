@@ -279,17 +279,14 @@ export function describeDownloadNetworkError(code: string | undefined): string {
 
 /** How many redirects a download follows. */
 export const MAX_DOWNLOAD_REDIRECTS = 3;
-
 export const TOO_MANY_REDIRECTS = `it redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`;
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Where a download answer sends the node next: the Location of a redirect, resolved against the address asked;
  * undefined for any other answer (a redirect without a usable Location is an answer that is not a file).
  */
 export function redirectTarget(statusCode: number, location: unknown, asked: string): string | undefined {
-	if (!REDIRECT_STATUSES.has(statusCode) || typeof location !== 'string' || location.trim() === '') return undefined;
+	if (![301, 302, 303, 307, 308].includes(statusCode) || typeof location !== 'string' || location.trim() === '') return undefined;
 	try {
 		return new URL(location.trim(), asked).toString();
 	} catch {
@@ -322,24 +319,21 @@ export function fileNameOfDownload(
 	format: MediaFormat | undefined,
 ): string {
 	const disposition = declaredTypeOf(contentDisposition);
-	const quoted = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
-	if (quoted) {
-		try {
-			return decodeURIComponent(quoted.trim());
-		} catch {
-			return quoted.trim();
-		}
-	}
-	const segment = new URL(url).pathname.split('/').pop() ?? '';
-	if (segment !== '') {
-		try {
-			return decodeURIComponent(segment);
-		} catch {
-			return segment;
-		}
-	}
+	const quoted = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1]?.trim();
+	const segment = new URL(url).pathname.split('/').pop();
+	const named = quoted || segment;
+	if (named) return decodedOr(named);
 	const extension = format ? MEDIA_FORMATS[format].mimeTypes[0].split('/')[1] : 'bin';
 	return `${kind}.${extension}`;
+}
+
+/** A percent-encoded name decoded, or as it is when it is not valid percent-encoding. */
+function decodedOr(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
 }
 
 /** Thrown by a limited stream when the file passes its kind's limit. */

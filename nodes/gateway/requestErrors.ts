@@ -91,6 +91,19 @@ export function unreadableAnswer(context: NodeContext, statusCode: number, body:
 	);
 }
 
+/** A 2xx without what the spec's answer carries (a message's id, a mark as read's `success`): of unknown outcome. */
+export function unconfirmedAnswer(context: NodeContext, answer: IDataObject, itemIndex: number, markedMessageId: string | undefined): NodeApiError {
+	const missing = markedMessageId === undefined ? 'the id of the sent message (messages[].id)' : 'a confirmation (success: true)';
+	return markUnknownOutcome(
+		apiError(context, { answer: JSON.stringify(answer).slice(0, 200) }, {
+			message: `The gateway answered without ${missing}`,
+			description: MAY_HAVE_BEEN_ACCEPTED,
+			httpCode: '200',
+			itemIndex,
+		}),
+	);
+}
+
 /**
  * The error of an attempt that got no answer: ended by the execution's cancel, by its deadline (`idle`: a streamed
  * body's), or a network failure, of which only the code is kept from n8n's error (it holds the request's headers).

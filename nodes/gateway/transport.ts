@@ -43,28 +43,10 @@ export function normaliseBaseUrl(raw: unknown): string | undefined {
 	if (typeof raw !== 'string') return undefined;
 	const trimmed = raw.trim().replace(/\/+$/, '');
 	try {
-		const url = new URL(trimmed);
-		return url.protocol === 'http:' || url.protocol === 'https:' ? trimmed : undefined;
+		const { protocol } = new URL(trimmed);
+		return protocol === 'http:' || protocol === 'https:' ? trimmed : undefined;
 	} catch {
 		return undefined;
-	}
-}
-
-/** Loopback hosts: a local sandbox gateway or a local n8n. */
-export function isLoopbackUrl(raw: string): boolean {
-	try {
-		const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
-		return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-	} catch {
-		return false;
-	}
-}
-
-export function isHttpsUrl(raw: string): boolean {
-	try {
-		return new URL(raw).protocol === 'https:';
-	} catch {
-		return false;
 	}
 }
 

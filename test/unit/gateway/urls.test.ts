@@ -1,4 +1,5 @@
-import { isHttpsUrl, isLoopbackUrl, normaliseBaseUrl } from '../../../nodes/gateway/transport';
+import { normaliseBaseUrl } from '../../../nodes/gateway/transport';
+import { isDeliverable } from '../../../nodes/MessagingGatewayTrigger/registration';
 
 describe('base URL', () => {
 	it('tolerates trailing slashes and spaces', () => {
@@ -11,12 +12,14 @@ describe('base URL', () => {
 		expect(normaliseBaseUrl(undefined)).toBeUndefined();
 	});
 
-	it('tells loopback and https addresses', () => {
-		expect(isLoopbackUrl('http://127.0.0.1:8787')).toBe(true);
-		expect(isLoopbackUrl('http://localhost:5678/webhook/x')).toBe(true);
-		expect(isLoopbackUrl('http://[::1]:80')).toBe(true);
-		expect(isLoopbackUrl('https://n8n.example.com')).toBe(false);
-		expect(isHttpsUrl('https://n8n.example.com')).toBe(true);
-		expect(isHttpsUrl('http://n8n.example.com')).toBe(false);
+	it('the gateway delivers to an https webhook URL, or to any when the gateway runs on a loopback host', () => {
+		expect(isDeliverable('https://n8n.example.com/webhook/x', 'https://gw.example.com')).toBe(true);
+		expect(isDeliverable('http://n8n.example.com/webhook/x', 'https://gw.example.com')).toBe(false);
+		expect(isDeliverable('http://localhost:5678/webhook/x', 'https://gw.example.com')).toBe(false);
+		for (const local of ['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:80']) {
+			expect(isDeliverable('http://localhost:5678/webhook/x', local)).toBe(true);
+		}
+		expect(isDeliverable('https://n8n.example.com/webhook/x', 'not a url')).toBe(true);
+		expect(isDeliverable('http://n8n.example.com/webhook/x', 'not a url')).toBe(false);
 	});
 });

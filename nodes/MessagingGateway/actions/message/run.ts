@@ -10,8 +10,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { hasUnknownOutcome, markUnknownOutcome, MAY_HAVE_BEEN_ACCEPTED, networkCodeOf, PAIR_RATE_CODE, THROUGHPUT_CODE, waitOf } from '../../../gateway/errors';
-import { apiError } from '../../../gateway/requestErrors';
+import { hasUnknownOutcome, networkCodeOf, PAIR_RATE_CODE, THROUGHPUT_CODE, waitOf } from '../../../gateway/errors';
+import { unconfirmedAnswer } from '../../../gateway/requestErrors';
 import { type GatewayAnswer, type GatewayConnection, type GatewayRequest, openConnection, request, wait } from '../../../gateway/transport';
 import { asNodeError, describeRefusal, errorJson, inputError, type RefusalContext } from '../common';
 import { RetryMemory, retryKeyOf } from '../retryMemory';
@@ -230,7 +230,7 @@ export class MessageRun {
 					timeoutMs: this.settings.timeoutMs,
 				});
 				output = sentOutput(answer.body, to, options.markedMessageId) as IDataObject | undefined;
-				if (!output) throw this.unconfirmed(answer.body, itemIndex, options.markedMessageId);
+				if (!output) throw unconfirmedAnswer(this.context, answer.body, itemIndex, options.markedMessageId);
 			} catch (error) {
 				if (startedAt > 0 && this.waitOf(error, itemIndex, to, startedAt, firstTry, tries)) continue;
 				// Before the slot goes to the next item: without Continue On Fail, nothing after this item is sent.
@@ -259,18 +259,6 @@ export class MessageRun {
 		} catch {
 			// Nothing to keep it in.
 		}
-	}
-
-	/** A 2xx without what the spec's answer carries: the message may have been accepted (unknown outcome). */
-	private unconfirmed(answer: IDataObject, itemIndex: number, markedMessageId: string | undefined): NodeApiError {
-		const missing = markedMessageId === undefined ? 'the id of the sent message (messages[].id)' : 'a confirmation (success: true)';
-		const error = apiError(this.context, { answer: JSON.stringify(answer).slice(0, 200) }, {
-			message: `The gateway answered without ${missing}`,
-			description: MAY_HAVE_BEEN_ACCEPTED,
-			httpCode: '200',
-			itemIndex,
-		});
-		return markUnknownOutcome(error);
 	}
 
 	/** One request of an item besides its message (a media upload, a template read): a request slot, the Timeout. */

@@ -210,8 +210,6 @@ export interface PaceReport {
 export class Pacer {
 	/** Starts per second now, at most the cap (Infinity: no cap); lowered by throughput answers, raised by time. */
 	private pace: number;
-	/** Even spacing at the pace (ms). */
-	private spacing: number;
 	/**
 	 * The earliest start the even spacing allows (epoch ms). It follows a schedule, not the waits: a start that comes
 	 * late moves the next slot only by the spacing, so the following starts catch up, up to LATE_START_CATCH_UP_MS;
@@ -237,7 +235,6 @@ export class Pacer {
 
 	constructor(private readonly limits: PacingLimits) {
 		this.pace = limits.perSecond > 0 ? limits.perSecond : Infinity;
-		this.spacing = 1000 / this.pace;
 		this.report = { throughputWaits: 0, pairRateWaits: 0, pace: this.pace, lowestPace: this.pace };
 	}
 
@@ -258,9 +255,10 @@ export class Pacer {
 
 	/** Records a start at `now` (call it when waitFor said 0). */
 	start(now: number, recipient?: string): void {
-		if (Number.isFinite(this.spacing) && this.spacing > 0) {
+		// Even spacing at the pace; none without a cap.
+		if (Number.isFinite(this.pace)) {
 			const first = this.nextSlot === 0;
-			this.nextSlot = (first ? now : Math.max(this.nextSlot, now - LATE_START_CATCH_UP_MS)) + this.spacing;
+			this.nextSlot = (first ? now : Math.max(this.nextSlot, now - LATE_START_CATCH_UP_MS)) + 1000 / this.pace;
 		}
 		this.recentStarts.push(now);
 		forgetBefore(this.recentStarts, now - 1000);
@@ -333,18 +331,14 @@ export class Pacer {
 	private raise(now: number): void {
 		if (!Number.isFinite(this.pace)) return;
 		const ceiling = this.limits.perSecond > 0 ? this.limits.perSecond : Infinity;
-		let changed = false;
 		while (this.pace < ceiling && now - this.raisedAt >= THROUGHPUT_PACING.raiseEveryMs) {
 			this.pace = Math.min(ceiling, this.pace + Math.max(1, this.pace * THROUGHPUT_PACING.raiseBy));
 			this.raisedAt += THROUGHPUT_PACING.raiseEveryMs;
-			changed = true;
 		}
-		if (changed) this.spacing = 1000 / this.pace;
 	}
 
 	private setPace(pace: number, now: number): void {
 		this.pace = pace;
-		this.spacing = 1000 / pace;
 		this.raisedAt = now;
 		this.report.lowestPace = Math.min(this.report.lowestPace, pace);
 	}
