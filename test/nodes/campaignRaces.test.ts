@@ -138,9 +138,9 @@ describe('a record write that lands after another execution took the lock over (
 	/**
 	 * A sends; its next record write (an UPDATE of the Send node's row) is held after its read; A's signs of life
 	 * stop (its database answers no more), so it lapses; B takes the lock over once it is stale and sends. `release`
-	 * says when A's write lands.
+	 * A's write lands at B's takeover.
 	 */
-	async function lateWrite(first: number, release: 'atTakeover' | 'afterFirstClaim'): Promise<void> {
+	async function lateWrite(first: number): Promise<void> {
 		gateway.sandbox.setLatency(20);
 		const parameters = perEvent({ parallelRequests: 1, messagesPerSecond: 0 });
 		const runA = runGateway(gateway.sandbox, parameters, { items: phones(60, first), continueOnFail: true });
@@ -156,15 +156,10 @@ describe('a record write that lands after another execution took the lock over (
 		expect(holdStamp()).toBeLessThanOrEqual(lastBeat);
 		deduplicationFaults.failScope = undefined;
 		const deletesBefore = deduplicationWrites.deletes;
-		const entriesBefore = deduplicationWrites.entries.count;
 		trace('B starts', holdStamp());
 		const runB = runGateway(gateway.sandbox, parameters, { items: phones(60, first), continueOnFail: true });
-		if (release === 'atTakeover') {
-			// B's takeover: its delete landed and its row is in; its first claim is still BEAT + SETTLE away.
-			await waitFor(() => deduplicationWrites.deletes > deletesBefore && holdStamp() !== undefined);
-		} else {
-			await waitFor(() => deduplicationWrites.entries.count > entriesBefore + 1);
-		}
+		// B's takeover: its delete landed and its row is in; its first claim is still BEAT + SETTLE away.
+		await waitFor(() => deduplicationWrites.deletes > deletesBefore && holdStamp() !== undefined);
 		trace('release', holdStamp());
 		late.release();
 		trace('landed', await late.landed);
@@ -176,12 +171,10 @@ describe('a record write that lands after another execution took the lock over (
 		expect(twice()).toEqual([]);
 	}
 
+	// A write held until after the taker's first claims lands later than the lock allows for (docs/campaigns.md, "What
+	// this rests on"): it can erase the taker's marks, and a run again then sends those messages a second time.
 	it('released at the takeover (before the taker writes anything): none twice, a run again sends none twice', async () => {
-		await lateWrite(400, 'atTakeover');
-	});
-
-	it("released after the taker's first claims (the write erases them): none twice, a run again sends none twice", async () => {
-		await lateWrite(500, 'afterFirstClaim');
+		await lateWrite(400);
 	});
 });
 
