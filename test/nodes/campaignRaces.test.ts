@@ -134,6 +134,29 @@ describe("two takers of a dead holder's lock", () => {
 	});
 });
 
+describe('two executions that start at once on a free lock', () => {
+	// n8n stores a take's largest value, `now - STALE`, when it creates the row: until its holder's first sign of life
+	// lands, the row looks like a dead holder's to another execution (queue mode, two workers, reproduced in CI).
+	it("the second reads the first's new row before the first's sign of life lands: it waits for the first, which sends every message", async () => {
+		gateway.sandbox.setLatency(50); // A sends for longer than a beat (30 messages, 2 at a time)
+		const parameters = campaign({}, { parallelRequests: 2, messagesPerSecond: 0 });
+		const firstBeat = holdNextWrite(''); // the INSERT is not held; the holder's first beat is an UPDATE
+		const runA = runGateway(gateway.sandbox, parameters, { items: phones(30, 700), continueOnFail: true });
+		await firstBeat.reached;
+		const writesBefore = deduplicationWrites.count;
+		const runB = runGateway(gateway.sandbox, parameters, { items: phones(30, 700), continueOnFail: true });
+		await waitFor(() => deduplicationWrites.count > writesBefore); // B's take read A's row, found it old, wrote
+		firstBeat.release();
+		const [outputA, outputB] = (await Promise.all([runA, runB])).map(outputJson);
+		// Before: B deleted A's row and took the lock; A stopped sending half way, and B answered maybeSent for all.
+		expect(outputA.map((json) => json.status)).toEqual(Array(30).fill('sent'));
+		for (const json of outputB) expect(['alreadySent', 'completed']).toContain(json.status);
+		expect(twice()).toEqual([]);
+		expect(holdStamp()).toBeUndefined();
+		expect(await firstBeat.landed).toBe(1); // on A's row: B did not delete it
+	});
+});
+
 describe('a record write that lands after another execution took the lock over (a late write)', () => {
 	/**
 	 * A sends; its next record write (an UPDATE of the Send node's row) is held after its read; A's signs of life

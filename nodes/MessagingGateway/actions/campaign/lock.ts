@@ -11,7 +11,8 @@
  *   (its holder died: it is taken over, below); else the holder is alive and the taker waits, asking again every
  *   POLL, up to WAIT. A waiter's call writes nothing newer than the stored stamp, so waiting never keeps a dead
  *   holder's lock alive (a call with a younger value would, poll after poll);
- * - take over: first claim GRACE (write `now - STALE + GRACE`; when it is not new, another waiter claimed it and is
+ * - take over: first take again SETTLE later: n8n creates the row with a take's largest value, `now - STALE`, so a
+ *   row just taken looks stale until its holder's first beat lands; then claim GRACE (write `now - STALE + GRACE`; when it is not new, another waiter claimed it and is
  *   taking over: wait), so that other waiters leave the takeover to this one for GRACE; delete the row, wait SETTLE,
  *   take; then, beating, wait BEAT + SETTLE before anything else, so that a second taker whose late delete removed
  *   our row is found (below) before either writes a record;
@@ -119,9 +120,7 @@ export class CampaignLock {
 			}
 			if (Date.now() >= giveUpAt) return heldElsewhere(this.timing);
 			// Stop ends the wait.
-			if (!(await wait(this.timing.pollMs, this.context.getExecutionCancelSignal()))) {
-				return { message: 'The execution was canceled while it waited for the campaign lock', description: 'Nothing was sent.' };
-			}
+			if (!(await wait(this.timing.pollMs, this.context.getExecutionCancelSignal()))) return canceledWhileWaiting();
 		}
 	}
 
@@ -170,8 +169,12 @@ export class CampaignLock {
 		if (this.state === 'held' && this.lastBeat !== undefined && Date.now() - this.lastBeat >= this.timing.leaseMs) this.state = 'timedOut';
 	}
 
-	/** Its holder died: claim GRACE, delete its row, wait, take; 'alive' when another taker was first. */
+	/** Its holder died (still so SETTLE later): claim GRACE, delete its row, wait, take; 'alive' when another taker was first. */
 	private async takeOver(): Promise<LockRefusal | undefined | 'alive'> {
+		if (!(await wait(this.timing.settleMs, this.context.getExecutionCancelSignal()))) return canceledWhileWaiting();
+		const again = await this.tryTake();
+		if (again === 'ours') return await this.hold(false);
+		if (again !== 'stale') return again;
 		try {
 			const grace = graceValue(Date.now(), this.timing);
 			const answer = await this.context.helpers.checkProcessedAndRecord([grace], SCOPE, LATEST);
@@ -261,6 +264,10 @@ function heldElsewhere(timing: LockTiming): LockRefusal {
 		message: `Not sent: another execution of this workflow held the campaign lock for the ${seconds(timing.waitMs)} this run waited`,
 		description: `Run again when it has ended; if its worker died, its lock lapses ${seconds(timing.staleMs)} after its last sign of life. Nothing was sent.`,
 	};
+}
+
+function canceledWhileWaiting(): LockRefusal {
+	return { message: 'The execution was canceled while it waited for the campaign lock', description: 'Nothing was sent.' };
 }
 
 /** The lock could not be taken for another reason (the database did not answer). */
