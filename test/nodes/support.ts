@@ -101,7 +101,6 @@ export const bodyExamples = (values: Record<string, unknown>): INodeParameters =
 	} as unknown as INodeParameters[string],
 });
 
-
 /**
  * Messages the sandbox accepted, by recipient (`alsoUnknown`: with the 504s, whose message may have arrived), to
  * count each recipient's messages.

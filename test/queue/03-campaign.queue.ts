@@ -10,6 +10,7 @@
  * dead holder's lock lapses (30 s after its last sign of life), then sends the rest.
  */
 import { setupCluster, util, type Cluster, type N8nProcess, type SandboxRequest, type Workflow } from './support/cluster';
+import type { ExecutionRow } from './support/db';
 import { itemsCode, webhookChain, webhookPath } from './support/workflows';
 
 /* eslint-disable @typescript-eslint/no-var-requires */
@@ -102,16 +103,21 @@ async function receivedBy(prefix: string): Promise<Map<string, number>> {
 	return counts;
 }
 
+/** The first execution of the workflow that `which` picks, once it has ended (n8n's status past running and new). */
+async function endedExecution(wf: Workflow, what: string, which: (row: ExecutionRow) => boolean): Promise<ExecutionRow> {
+	return await util.waitFor(
+		what,
+		async () => (await cluster.db.executions(wf.id!)).find((r) => which(r) && !['running', 'new'].includes(r.status)) ?? null,
+		{ timeoutMs: 240000, intervalMs: 500 },
+	);
+}
+
 /** Starts the workflow and waits for the new execution (after `lastBefore`) to end. */
 async function runAgain(wf: Workflow) {
 	const lastBefore = Math.max(0, ...(await cluster.db.executions(wf.id!)).map((r) => r.id));
 	await start(wf);
 	// Only the new execution is waited for: the one that died may stay "running" in the database for a while.
-	return await util.waitFor(
-		`the run again of ${wf.name} to end`,
-		async () => (await cluster.db.executions(wf.id!)).find((r) => r.id > lastBefore && !['running', 'new'].includes(r.status)) ?? null,
-		{ timeoutMs: 240000, intervalMs: 500 },
-	);
+	return await endedExecution(wf, `the run again of ${wf.name} to end`, (r) => r.id > lastBefore);
 }
 
 /**
@@ -194,23 +200,12 @@ test("the executions list's Retry of the execution that died runs the workflow f
 	await util.sleep(3500);
 	process.kill(-worker.proc.child.pid, 'SIGKILL');
 	await restart(worker);
-	const died = await util.waitFor(
-		'the killed execution to be marked ended',
-		async () => {
-			const row = (await cluster.db.executions(workflows.retried.id!)).find((r) => r.id === id);
-			return row && row.status !== 'running' && row.status !== 'new' ? row : null;
-		},
-		{ timeoutMs: 180000, intervalMs: 1000 },
-	);
+	const died = await endedExecution(workflows.retried, 'the killed execution to be marked ended', (r) => r.id === id);
 	expect(died.status).toBe('crashed');
 	await n8nLogin();
 	await session!.request('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
 	// n8n keeps no run data of a crashed execution: its Retry runs the whole workflow again, as a new execution.
-	const retry = await util.waitFor(
-		'the Retry to end',
-		async () => (await cluster.db.executions(workflows.retried.id!)).find((r) => r.mode === 'retry' && !['running', 'new'].includes(r.status)) ?? null,
-		{ timeoutMs: 240000, intervalMs: 1000 },
-	);
+	const retry = await endedExecution(workflows.retried, 'the Retry to end', (r) => r.mode === 'retry');
 	const result = await checkCampaignRun(retry.id, '3', 20);
 	console.log(`Retry of the crashed execution ${id}: ${result.flagged} flagged, ${result.received} recipients received`);
 	// A run again after it sends nothing more.
@@ -241,14 +236,7 @@ test("a worker killed that does not come back: n8n fails its execution, the Retr
 	const { id, worker } = await running(workflows.gone);
 	await util.sleep(3500);
 	process.kill(-worker.proc.child.pid, 'SIGKILL');
-	const died = await util.waitFor(
-		'n8n to end the execution of the dead worker',
-		async () => {
-			const row = (await cluster.db.executions(workflows.gone.id!)).find((r) => r.id === id);
-			return row && row.status !== 'running' && row.status !== 'new' ? row : null;
-		},
-		{ timeoutMs: 240000, intervalMs: 1000 },
-	);
+	const died = await endedExecution(workflows.gone, 'n8n to end the execution of the dead worker', (r) => r.id === id);
 	const ended = await cluster.execution(id);
 	const sentByTheDeadWorker = (await receivedBy('5')).size;
 	await n8nLogin();

@@ -15,6 +15,13 @@ function call(stored: number | undefined, sent: number[] = values): { fresh: num
 }
 const take = (stored: number | undefined) => call(stored);
 
+/** A take at `at` on a row holding `stored`: its verdict, and what the row holds after. */
+function takeAt(stored: number | undefined, at: number): { verdict: ReturnType<typeof takeVerdict>; after: number } {
+	const sent = takeValues(at, LOCK_TIMING);
+	const { fresh, after } = call(stored, sent);
+	return { verdict: takeVerdict(fresh, sent), after };
+}
+
 describe('take', () => {
 	it('an absent row: ours', () => {
 		expect(takeVerdict(take(undefined).fresh, values)).toBe('ours');
@@ -35,8 +42,8 @@ describe('take', () => {
 		const lastBeat = now;
 		let stored = lastBeat;
 		let at = lastBeat;
-		while (takeVerdict(call(stored, takeValues(at, LOCK_TIMING)).fresh, takeValues(at, LOCK_TIMING)) === 'alive') {
-			stored = call(stored, takeValues(at, LOCK_TIMING)).after;
+		for (let answer = takeAt(stored, at); answer.verdict === 'alive'; answer = takeAt(stored, at)) {
+			stored = answer.after;
 			at += LOCK_TIMING.pollMs;
 			if (at > lastBeat + LOCK_TIMING.waitMs) throw new Error('never stale');
 		}
@@ -50,11 +57,18 @@ describe('take', () => {
 		const claim = call(stale, [graceValue(now, LOCK_TIMING)]);
 		expect(claim.fresh).toEqual([graceValue(now, LOCK_TIMING)]);
 		const soon = now + LOCK_TIMING.graceMs - 1;
-		expect(takeVerdict(call(claim.after, takeValues(soon, LOCK_TIMING)).fresh, takeValues(soon, LOCK_TIMING))).toBe('alive');
-		const later = now + LOCK_TIMING.graceMs + 1;
-		expect(takeVerdict(call(claim.after, takeValues(later, LOCK_TIMING)).fresh, takeValues(later, LOCK_TIMING))).toBe('stale');
+		expect(takeAt(claim.after, soon).verdict).toBe('alive');
+		expect(takeAt(claim.after, now + LOCK_TIMING.graceMs + 1).verdict).toBe('stale');
 		// A second claim of the same GRACE is not new: that waiter leaves the takeover to the first.
 		expect(call(claim.after, [graceValue(now, LOCK_TIMING)]).fresh).toEqual([]);
+	});
+
+	it("a row just taken holds a stamp STALE old until its holder's first beat: a take a moment later finds it stale, one after the beat alive (why a takeover looks again SETTLE later)", () => {
+		const created = takeAt(undefined, now);
+		expect(created.verdict).toBe('ours');
+		expect(takeAt(created.after, now + 1).verdict).toBe('stale');
+		const firstBeat = call(created.after, [now]).after;
+		expect(takeAt(firstBeat, now + LOCK_TIMING.settleMs).verdict).toBe('alive');
 	});
 
 	it('a waiter never writes a stamp above a live holder\'s last beat: a holder beating [last + 1, now] finds only another holder', () => {

@@ -11,11 +11,11 @@
  *   (its holder died: it is taken over, below); else the holder is alive and the taker waits, asking again every
  *   POLL, up to WAIT. A waiter's call writes nothing newer than the stored stamp, so waiting never keeps a dead
  *   holder's lock alive (a call with a younger value would, poll after poll);
- * - take over: first take again SETTLE later: n8n creates the row with a take's largest value, `now - STALE`, so a
- *   row just taken looks stale until its holder's first beat lands; then claim GRACE (write `now - STALE + GRACE`; when it is not new, another waiter claimed it and is
- *   taking over: wait), so that other waiters leave the takeover to this one for GRACE; delete the row, wait SETTLE,
- *   take; then, beating, wait BEAT + SETTLE before anything else, so that a second taker whose late delete removed
- *   our row is found (below) before either writes a record;
+ * - take over: first take again SETTLE later (n8n creates the row with a take's largest value, `now - STALE`, so a
+ *   row just taken looks stale until its holder's first beat lands); then claim GRACE (write `now - STALE + GRACE`;
+ *   when it is not new, another waiter claimed it and is taking over: wait), so that other waiters leave the takeover
+ *   to this one for GRACE; delete the row, wait SETTLE, take; then, beating, wait BEAT + SETTLE before anything else,
+ *   so that a second taker whose late delete removed our row is found (below) before either writes a record;
  * - the holder beats (writes [last + 1, now]) at once, then every BEAT. If `last + 1` is not new, a larger stamp is
  *   stored: another execution holds the row (it took over): the lock is lost, for good. It sends only while its last
  *   beat is under LEASE old, and writes the record only while under STALE - BEAT old (a stamp may lose one beat to a
@@ -266,6 +266,7 @@ function heldElsewhere(timing: LockTiming): LockRefusal {
 	};
 }
 
+/** A Stop while the run waited for the lock. */
 function canceledWhileWaiting(): LockRefusal {
 	return { message: 'The execution was canceled while it waited for the campaign lock', description: 'Nothing was sent.' };
 }
