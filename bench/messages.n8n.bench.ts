@@ -43,9 +43,7 @@ function ourWorkflow() {
 				type: 'n8n-nodes-messaging-gateway.messagingGateway',
 				typeVersion: 1,
 				position: [440, 0],
-				parameters: {
-					...PERSONAL_TEXT,
-				},
+				parameters: { ...PERSONAL_TEXT },
 			},
 		],
 		connections: connect(['Start', 'Input', 'Send']),

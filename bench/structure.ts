@@ -126,9 +126,7 @@ async function main() {
 		const { output } = await runNode({
 			node,
 			credentialTypes,
-			parameters: {
-				...PERSONAL_TEXT,
-			},
+			parameters: { ...PERSONAL_TEXT },
 			credentials: sandboxCredentials(sandbox),
 			items: [{ json: { phone: '+55 11 98888-7777', name: 'Cliente' } }],
 		});

@@ -80,9 +80,7 @@ const itemsFor = (phones: string[]) => phones.map((p, i) => ({ json: { phone: p,
 async function execution(info: SandboxInfo, phones: string[]): Promise<INodeExecutionData[]> {
 	const { output } = await runNode({
 		node: new MessagingGateway(),
-		parameters: {
-			...PERSONAL_TEXT,
-		},
+		parameters: { ...PERSONAL_TEXT },
 		credentials: sandboxCredentials(info),
 		items: itemsFor(phones),
 		continueOnFail: true,
