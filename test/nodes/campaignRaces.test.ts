@@ -158,18 +158,17 @@ describe('two executions that start at once on a free lock', () => {
 });
 
 describe('a record write that lands after another execution took the lock over (a late write)', () => {
-	/**
-	 * A sends; its next record write (an UPDATE of the Send node's row) is held after its read; A's signs of life
-	 * stop (its database answers no more), so it lapses; B takes the lock over once it is stale and sends. `release`
-	 * A's write lands at B's takeover.
-	 */
-	async function lateWrite(first: number): Promise<void> {
+	// A write held until after the taker's first claims lands later than the lock allows for (docs/campaigns.md, "What
+	// this rests on"): it can erase the taker's marks, and a run again then sends those messages a second time.
+	it('released at the takeover (before the taker writes anything): none twice, a run again sends none twice', async () => {
+		const first = 400;
 		gateway.sandbox.setLatency(20);
 		const parameters = perEvent({ parallelRequests: 1, messagesPerSecond: 0 });
 		const runA = runGateway(gateway.sandbox, parameters, { items: phones(60, first), continueOnFail: true });
 		await waitFor(() => holdStamp() !== undefined);
 		await acceptedMore(3);
 		trace('A sends');
+		// A's next record write (an UPDATE of the Send node's row) is held after its read.
 		const late = holdNextWrite('n:');
 		await late.reached;
 		trace('held', holdStamp());
@@ -181,7 +180,7 @@ describe('a record write that lands after another execution took the lock over (
 		const deletesBefore = deduplicationWrites.deletes;
 		trace('B starts', holdStamp());
 		const runB = runGateway(gateway.sandbox, parameters, { items: phones(60, first), continueOnFail: true });
-		// B's takeover: its delete landed and its row is in; its first claim is still BEAT + SETTLE away.
+		// B's takeover: its delete landed and its row is in; its first claim is still BEAT + SETTLE away. A's write lands now.
 		await waitFor(() => deduplicationWrites.deletes > deletesBefore && holdStamp() !== undefined);
 		trace('release', holdStamp());
 		late.release();
@@ -192,12 +191,6 @@ describe('a record write that lands after another execution took the lock over (
 		expect(outputB.filter((json) => json.status === 'sent').length).toBeGreaterThan(0);
 		await runAgainSendsTheRest(60, first, parameters, [outputA, outputB]);
 		expect(twice()).toEqual([]);
-	}
-
-	// A write held until after the taker's first claims lands later than the lock allows for (docs/campaigns.md, "What
-	// this rests on"): it can erase the taker's marks, and a run again then sends those messages a second time.
-	it('released at the takeover (before the taker writes anything): none twice, a run again sends none twice', async () => {
-		await lateWrite(400);
 	});
 });
 
