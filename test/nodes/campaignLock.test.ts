@@ -6,8 +6,20 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, WORKFLOW_ID } from '../harness';
-import { jsonItems, outputJson, rejectionOf, runGateway, sendText, useSandbox, receivedBy as receivedByAt } from './support';
+import { clearDeduplicationRows, deduplicationFaults, deduplicationRows } from '../harness';
+import {
+	jsonItems,
+	LOCK_ROW,
+	lockRowBeatAt,
+	outputJson,
+	receivedBy as receivedByAt,
+	rejectionOf,
+	runGateway,
+	sendText,
+	sleep,
+	useSandbox,
+	waitFor,
+} from './support';
 
 jest.mock('../../nodes/MessagingGateway/actions/campaign/lock', () => ({
 	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaign/lock'),
@@ -18,45 +30,34 @@ const gateway = useSandbox();
 beforeEach(() => clearDeduplicationRows());
 
 const HELD_ELSEWHERE = 'Not sent: another execution of this workflow held the campaign lock for the 4 s this run waited (item 0)';
-const HOLD_ROW = `${WORKFLOW_ID}|`;
 
 const phoneOf = (i: number) => `551197${String(7_000_000 + i).padStart(7, '0')}`;
 /** `count` phones from `first` on (a test whose numbers no earlier test's late requests used starts further on). */
 const phones = (count: number, first = 0) => jsonItems(Array.from({ length: count }, (_, i) => ({ phone: phoneOf(first + i) })));
 const campaign = (extra: IDataObject = {}): INodeParameters => sendText({ campaign: { name: 'spring' }, ...extra });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await sleep(2);
-}
 
 /**
  * Until this run holds the lock and 3 of its requests arrived (requests of an earlier test's cancelled run may
  * still arrive: they do not count).
  */
 async function sendingStarted(): Promise<void> {
-	await waitFor(() => deduplicationRows().has(HOLD_ROW));
+	await waitFor(() => deduplicationRows().has(LOCK_ROW));
 	const before = gateway.sandbox.requests.length;
 	await waitFor(() => gateway.sandbox.requests.length >= before + 3);
-}
-
-/** A lock row as a holder that beat at `stamp` leaves it (a worker that died keeps its last stamp). */
-function holdRowBeatAt(stamp: number): void {
-	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'latestIncrementalKey', data: stamp });
 }
 
 const receivedBy = () => receivedByAt(gateway.sandbox);
 
 it('a lock whose holder died (no sign of life for longer than stale) is taken over: the run sends, then releases it', async () => {
-	holdRowBeatAt(Date.now() - 1500);
+	lockRowBeatAt(Date.now() - 1500);
 	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
 	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
-	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+	expect(deduplicationRows().has(LOCK_ROW)).toBe(false);
 });
 
 it('a lock with a recent sign of life: the run waits, and sends once the holder has released it', async () => {
-	holdRowBeatAt(Date.now() - 100);
-	setTimeout(() => (deduplicationRows() as Map<string, unknown>).delete(HOLD_ROW), 300); // the holder's run ends
+	lockRowBeatAt(Date.now() - 100);
+	setTimeout(() => (deduplicationRows() as Map<string, unknown>).delete(LOCK_ROW), 300); // the holder's run ends
 	const started = Date.now();
 	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
 	expect(Date.now() - started).toBeGreaterThanOrEqual(290);
@@ -64,15 +65,15 @@ it('a lock with a recent sign of life: the run waits, and sends once the holder 
 });
 
 it('a holder that dies while the run waits (its last sign of life just now): the waiting does not keep its lock alive; the run takes it over and sends', async () => {
-	holdRowBeatAt(Date.now() - 100); // its worker dies: no more beats
+	lockRowBeatAt(Date.now() - 100); // its worker dies: no more beats
 	const output = outputJson(await runGateway(gateway.sandbox, campaign(), { items: phones(5, 300) }));
 	expect(output.every((json) => typeof json.messageId === 'string')).toBe(true);
-	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+	expect(deduplicationRows().has(LOCK_ROW)).toBe(false);
 });
 
 it('a lock held for longer than the run waits: refused, nothing sent, the error says how long it waited', async () => {
-	holdRowBeatAt(Date.now());
-	const beat = setInterval(() => holdRowBeatAt(Date.now()), 100); // a holder alive all along
+	lockRowBeatAt(Date.now());
+	const beat = setInterval(() => lockRowBeatAt(Date.now()), 100); // a holder alive all along
 	try {
 		const error = await rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(5) }));
 		expect(error.message).toBe(HELD_ELSEWHERE);
@@ -84,7 +85,7 @@ it('a lock held for longer than the run waits: refused, nothing sent, the error 
 });
 
 it('Stop ends the wait for the lock at once', async () => {
-	holdRowBeatAt(Date.now() + 60_000);
+	lockRowBeatAt(Date.now() + 60_000);
 	const controller = new AbortController();
 	setTimeout(() => controller.abort(), 100);
 	const started = Date.now();
@@ -95,7 +96,7 @@ it('Stop ends the wait for the lock at once', async () => {
 });
 
 it('two executions that find the same stale lock at once: one takes it over, the other waits; each recipient once', async () => {
-	holdRowBeatAt(Date.now() - 1500);
+	lockRowBeatAt(Date.now() - 1500);
 	gateway.sandbox.setLatency(20);
 	const runs = await Promise.all([
 		runGateway(gateway.sandbox, campaign(), { items: phones(30) }),
@@ -108,7 +109,7 @@ it('two executions that find the same stale lock at once: one takes it over, the
 it('the lock is released after a run that stopped at an error, and after a cancelled run', async () => {
 	gateway.sandbox.failNext('messages', 1, '500', { skip: 1 });
 	await rejectionOf(runGateway(gateway.sandbox, campaign({ sending: { parallelRequests: 1 } }), { items: phones(5) }));
-	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+	expect(deduplicationRows().has(LOCK_ROW)).toBe(false);
 
 	gateway.sandbox.setLatency(50);
 	const controller = new AbortController();
@@ -116,7 +117,7 @@ it('the lock is released after a run that stopped at an error, and after a cance
 	await waitFor(() => gateway.sandbox.requests.length > 5);
 	controller.abort();
 	expect((await cancelled).message).toMatch(/^The execution was canceled/);
-	expect(deduplicationRows().has(HOLD_ROW)).toBe(false);
+	expect(deduplicationRows().has(LOCK_ROW)).toBe(false);
 });
 
 it('signs of life that cannot be written: the run stops sending once the lease lapsed; a later run sends the rest, none twice', async () => {
@@ -145,16 +146,16 @@ it('a sign of life newer than its own (another execution took the lock over) sto
 	const parameters = campaign({ sending: { parallelRequests: 1, messagesPerSecond: 0 } });
 	const run = runGateway(gateway.sandbox, parameters, { items: phones(60), continueOnFail: true });
 	await sendingStarted();
-	holdRowBeatAt(Date.now() + 60_000);
+	lockRowBeatAt(Date.now() + 60_000);
 	const output = outputJson(await run);
 	const stopped = output.filter((json) => /the run stopped sending because its campaign lock lapsed: another execution took the campaign lock over$/.test(String(json.error)));
 	expect(stopped.length).toBeGreaterThan(10);
 	// Its row is left to the other holder.
-	expect(deduplicationRows().get(HOLD_ROW)?.data).toBeGreaterThan(Date.now());
+	expect(deduplicationRows().get(LOCK_ROW)?.data).toBeGreaterThan(Date.now());
 });
 
 it('a Remove Duplicates node of the workflow in scope Workflow holds the row in another mode: the error says to give it scope Node', async () => {
-	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'entries', data: [] });
+	(deduplicationRows() as Map<string, unknown>).set(LOCK_ROW, { mode: 'entries', data: [] });
 	const error = await rejectionOf(runGateway(gateway.sandbox, campaign(), { items: phones(3) }));
 	expect(error.message).toBe("Not sent: the workflow's deduplication history in scope Workflow belongs to another node (n8n: incompatible setting) (item 0)");
 	expect(error.description).toMatch(/Set the Scope of the Remove Duplicates node of this workflow to Node/);

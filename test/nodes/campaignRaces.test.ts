@@ -11,8 +11,19 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { clearDeduplicationRows, deduplicationFaults, deduplicationRows, deduplicationWrites, holdNextDelete, holdNextWrite, WORKFLOW_ID } from '../harness';
-import { jsonItems, outputJson, runGateway, sendText, useSandbox, receivedBy as receivedByAt } from './support';
+import { clearDeduplicationRows, deduplicationFaults, deduplicationWrites, holdNextDelete, holdNextWrite } from '../harness';
+import {
+	jsonItems,
+	lockRowBeatAt,
+	lockStamp,
+	outputJson,
+	receivedBy as receivedByAt,
+	runGateway,
+	sendText,
+	sleep,
+	useSandbox,
+	waitFor,
+} from './support';
 
 jest.mock('../../nodes/MessagingGateway/actions/campaign/lock', () => ({
 	...jest.requireActual<object>('../../nodes/MessagingGateway/actions/campaign/lock'),
@@ -26,7 +37,6 @@ const trace = (...args: unknown[]) => process.env.RACE_TRACE && console.log(Date
 const gateway = useSandbox();
 beforeEach(() => clearDeduplicationRows());
 
-const HOLD_ROW = `${WORKFLOW_ID}|`;
 
 /** Each test its own numbers (`first`), so that a late request of an earlier test's run cannot count. */
 const phoneOf = (i: number) => `551196${String(6_000_000 + i).padStart(7, '0')}`;
@@ -37,18 +47,6 @@ const campaign = (extra: IDataObject = {}, sending: IDataObject = {}): INodePara
 	sendText({ campaign: { name: 'races', ...extra }, sending } as INodeParameters);
 /** A workflow started by a webhook that sends one message per event, keyed by its order. */
 const perEvent = (sending: IDataObject = {}) => campaign({ input: 'someMessages', messageKey: '={{ $json.orderId }}' }, sending);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await sleep(2);
-}
-
-/** A lock row as a holder that beat at `stamp` leaves it (a worker that died keeps its last stamp). */
-function holdRowBeatAt(stamp: number): void {
-	(deduplicationRows() as Map<string, unknown>).set(HOLD_ROW, { mode: 'latestIncrementalKey', data: stamp });
-}
-
-const holdStamp = () => deduplicationRows().get(HOLD_ROW)?.data as number | undefined;
 
 const receivedBy = () => receivedByAt(gateway.sandbox);
 
@@ -77,7 +75,7 @@ async function runAgainSendsTheRest(count: number, first: number, parameters: IN
 
 describe('a takeover whose DELETE lands late', () => {
 	it("B's delete of a dead holder's row lands after A took the lock over and sends: no recipient gets two messages", async () => {
-		holdRowBeatAt(Date.now() - STALE - 500);
+		lockRowBeatAt(Date.now() - STALE - 500);
 		gateway.sandbox.setLatency(20);
 		const parameters = campaign({}, slowly);
 		const lateDelete = holdNextDelete('');
@@ -96,7 +94,7 @@ describe('a takeover whose DELETE lands late', () => {
 	});
 
 	it('the same with a third execution waiting: it may find the row absent the moment the late delete lands; none twice', async () => {
-		holdRowBeatAt(Date.now() - STALE - 500);
+		lockRowBeatAt(Date.now() - STALE - 500);
 		gateway.sandbox.setLatency(20);
 		const parameters = campaign({}, { parallelRequests: 4, messagesPerSecond: 0 });
 		const lateDelete = holdNextDelete('');
@@ -118,7 +116,7 @@ describe('a takeover whose DELETE lands late', () => {
 describe("two takers of a dead holder's lock", () => {
 	it.each([0, 15, 120, 300])('the second starts %i ms after the first: one sends, none twice', async (offset) => {
 		const first = 200 + offset * 10;
-		holdRowBeatAt(Date.now() - STALE - 500);
+		lockRowBeatAt(Date.now() - STALE - 500);
 		gateway.sandbox.setLatency(10);
 		const parameters = campaign({}, { parallelRequests: 4, messagesPerSecond: 0 });
 		const runs = [runGateway(gateway.sandbox, parameters, { items: phones(30, first), continueOnFail: true })];
@@ -130,7 +128,7 @@ describe("two takers of a dead holder's lock", () => {
 		const sent = outputs.map((output) => output.filter((json) => json.status === 'sent').length);
 		expect(sent[0] + sent[1]).toBe(30);
 		expect(receivedBy().size).toBe(30);
-		expect(holdStamp()).toBeUndefined();
+		expect(lockStamp()).toBeUndefined();
 	});
 });
 
@@ -152,7 +150,7 @@ describe('two executions that start at once on a free lock', () => {
 		expect(outputA.map((json) => json.status)).toEqual(Array(30).fill('sent'));
 		for (const json of outputB) expect(['alreadySent', 'completed']).toContain(json.status);
 		expect(twice()).toEqual([]);
-		expect(holdStamp()).toBeUndefined();
+		expect(lockStamp()).toBeUndefined();
 		expect(await firstBeat.landed).toBe(1); // on A's row: B did not delete it
 	});
 });
@@ -165,24 +163,24 @@ describe('a record write that lands after another execution took the lock over (
 		gateway.sandbox.setLatency(20);
 		const parameters = perEvent({ parallelRequests: 1, messagesPerSecond: 0 });
 		const runA = runGateway(gateway.sandbox, parameters, { items: phones(60, first), continueOnFail: true });
-		await waitFor(() => holdStamp() !== undefined);
+		await waitFor(() => lockStamp() !== undefined);
 		await acceptedMore(3);
 		trace('A sends');
 		// A's next record write (an UPDATE of the Send node's row) is held after its read.
 		const late = holdNextWrite('n:');
 		await late.reached;
-		trace('held', holdStamp());
+		trace('held', lockStamp());
 		deduplicationFaults.failScope = ''; // A's signs of life fail from now on: it lapses at its lease, and beats no more
 		const lastBeat = Date.now();
 		await sleep(1600);
-		expect(holdStamp()).toBeLessThanOrEqual(lastBeat);
+		expect(lockStamp()).toBeLessThanOrEqual(lastBeat);
 		deduplicationFaults.failScope = undefined;
 		const deletesBefore = deduplicationWrites.deletes;
-		trace('B starts', holdStamp());
+		trace('B starts', lockStamp());
 		const runB = runGateway(gateway.sandbox, parameters, { items: phones(60, first), continueOnFail: true });
 		// B's takeover: its delete landed and its row is in; its first claim is still BEAT + SETTLE away. A's write lands now.
-		await waitFor(() => deduplicationWrites.deletes > deletesBefore && holdStamp() !== undefined);
-		trace('release', holdStamp());
+		await waitFor(() => deduplicationWrites.deletes > deletesBefore && lockStamp() !== undefined);
+		trace('release', lockStamp());
 		late.release();
 		trace('landed', await late.landed);
 		const [outputA, outputB] = (await Promise.all([runA, runB])).map(outputJson);
@@ -198,7 +196,7 @@ describe('two overlapping executions with a Message Key (a webhook workflow, one
 	it('the second waits for the first, then sends: both send, none twice', async () => {
 		gateway.sandbox.setLatency(150);
 		const first = runGateway(gateway.sandbox, perEvent(), { items: phones(1, 600) });
-		await waitFor(() => holdStamp() !== undefined);
+		await waitFor(() => lockStamp() !== undefined);
 		const started = Date.now();
 		const second = runGateway(gateway.sandbox, perEvent(), { items: phones(1, 601) });
 		const [one, two] = (await Promise.all([first, second])).map(outputJson);
@@ -208,7 +206,7 @@ describe('two overlapping executions with a Message Key (a webhook workflow, one
 			[phoneOf(600), 1],
 			[phoneOf(601), 1],
 		]);
-		expect(holdStamp()).toBeUndefined();
+		expect(lockStamp()).toBeUndefined();
 	});
 
 	it('the same event delivered twice at once: sent once, the other says alreadySent', async () => {

@@ -5,7 +5,7 @@
 import type { IDataObject, INodeParameters, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import { runNode, type InputItem, type RunNodeResult } from '../harness';
+import { deduplicationRows, runNode, WORKFLOW_ID, type InputItem, type RunNodeResult } from '../harness';
 import { sandboxCredentials, startSandbox, type Sandbox } from '../sandbox';
 
 /** Starts a sandbox for the test file, resets it before each test and closes it after the file. */
@@ -113,4 +113,22 @@ export function receivedBy(sandbox: Sandbox, alsoUnknown = false): Map<string, n
 		counts.set(to, (counts.get(to) ?? 0) + 1);
 	}
 	return counts;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Until `condition` holds, looked at every 2 ms. */
+export async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await sleep(2);
+}
+
+/** The campaign lock's row in the harness store: the workflow-scope row (nodes/MessagingGateway/actions/campaign/lock.ts). */
+export const LOCK_ROW = `${WORKFLOW_ID}|`;
+
+/** The lock's last stamp; undefined when the lock is free. */
+export const lockStamp = () => deduplicationRows().get(LOCK_ROW)?.data as number | undefined;
+
+/** A lock row as a holder that beat at `stamp` leaves it (a worker that died keeps its last stamp). */
+export function lockRowBeatAt(stamp: number): void {
+	(deduplicationRows() as Map<string, unknown>).set(LOCK_ROW, { mode: 'latestIncrementalKey', data: stamp });
 }
